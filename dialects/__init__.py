@@ -1,0 +1,1 @@
+"""Dialects defined by harp (importable as `harp_ir.dialects`)."""

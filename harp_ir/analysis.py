@@ -1,0 +1,111 @@
+"""Shared analyses over host-dialect IR, written once and used by every pass.
+
+Loop nests, source spans of ops and the recording of findings live here, so that a pass
+module only says what it looks for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+LOOPS = ("host.for", "host.while")
+#: ops that start a new Python scope: a loop outside one does not run the code inside it
+SCOPES = ("host.func", "host.class", "host.module")
+
+_LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)'
+                  r'(?: to (?:(?P<eline>\d+):)?(?P<ecol>\d+))?')
+
+
+@dataclass(frozen=True)
+class Span:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+def span(location: ir.Location) -> Span | None:
+    """The source span of a location (file:line:col, optionally a range), if it has one."""
+    m = _LOC.search(str(location))
+    if m is None:
+        return None
+    line, col = int(m["line"]), int(m["col"])
+    end_line = int(m["eline"]) if m["eline"] else line
+    end_col = int(m["ecol"]) if m["ecol"] else col
+    return Span(m["file"].replace('\\"', '"'), line, col, end_line, end_col)
+
+
+def walk(op: ir.Operation) -> Iterator[ir.Operation]:
+    """Every op nested in `op` (not `op` itself), in pre-order."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child = child.operation
+                yield child
+                yield from walk(child)
+
+
+def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
+    """The innermost host loop that runs `op` on each iteration, within op's own scope."""
+    parent = op.parent
+    while parent is not None and parent.name not in SCOPES:
+        if parent.name in LOOPS:
+            return parent
+        parent = parent.parent
+    return None
+
+
+def string_attr(op: ir.Operation, name: str, default: str = "") -> str:
+    attrs = op.attributes
+    return ir.StringAttr(attrs[name]).value if name in attrs else default
+
+
+def describe_loop(loop: ir.Operation) -> str:
+    """A loop as a message names it: "the `for epoch` loop (line 8)"."""
+    where = span(loop.location)
+    line = f" (line {where.line})" if where else ""
+    if loop.name == "host.for":
+        return f"the `for {string_attr(loop, 'target')}` loop{line}"
+    return f"the `while` loop{line}"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """One thing a hint relies on. Vocabulary: tensor, library, pure, no-alias, loop-runs,
+    not-patched, accelerator."""
+
+    kind: str
+    subject: str
+    risk: str  # low, medium, high
+    status: str  # proved, speculated, confirmed, denied
+    reason: str = ""
+
+    def to_attr(self) -> ir.Attribute:
+        return ir.DictAttr.get({k: ir.StringAttr.get(v) for k, v in vars(self).items()})
+
+    @staticmethod
+    def from_attr(attr: ir.Attribute) -> Assumption:
+        d = ir.DictAttr(attr)
+        return Assumption(*(ir.StringAttr(d[k]).value for k in
+                            ("kind", "subject", "risk", "status", "reason")))
+
+
+def record_hint(op: ir.Operation, hint_id: str, message: str,
+                assumptions: list[Assumption]) -> None:
+    """Attach a finding to `op` as `harp.hints`, so harp-opt output shows it."""
+    entry = ir.DictAttr.get({
+        "id": ir.StringAttr.get(hint_id),
+        "message": ir.StringAttr.get(message),
+        "assumptions": ir.ArrayAttr.get([a.to_attr() for a in assumptions]),
+    })
+    existing = list(ir.ArrayAttr(op.attributes["harp.hints"])) \
+        if "harp.hints" in op.attributes else []
+    op.attributes["harp.hints"] = ir.ArrayAttr.get(existing + [entry])

@@ -1,0 +1,67 @@
+"""The catalogue of library APIs harp knows: one data file, `data/api_catalogue.toml`.
+
+Passes never hard-code library names; they ask the catalogue what a call does (its effect)
+and what it returns (its kind). An API missing from the catalogue has effect "unknown".
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from harp_ir.dialects.host import EFFECTS, KINDS
+
+
+@dataclass(frozen=True)
+class Api:
+    qualname: str
+    effect: str
+    returns: str  # a value kind (dialects.host.KINDS)
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    apis: dict[str, Api]
+    #: method names that only tensors have: `x.item()` on an unknown `x` speculates a tensor
+    tensor_only_methods: frozenset[str]
+    #: receiver-kind prefixes for method lookup, by framework
+    tensor_class: dict[str, str]
+
+    def lookup(self, qualname: str | None) -> Api | None:
+        return self.apis.get(qualname) if qualname else None
+
+    def method(self, framework: str, name: str) -> Api | None:
+        """The API of `t.name(...)` for a tensor `t` of `framework` ("torch" or "tf")."""
+        cls = self.tensor_class.get(framework)
+        return self.apis.get(f"{cls}.{name}") if cls else None
+
+
+def _flatten(table: dict, prefix: str, out: dict[str, Api]) -> None:
+    for key, value in table.items():
+        if not isinstance(value, dict):
+            continue
+        name = f"{prefix}.{key}" if prefix else key
+        if "effect" in value:
+            effect, returns = value["effect"], value.get("returns", "unknown")
+            if effect not in EFFECTS or returns not in KINDS:
+                raise ValueError(f"api_catalogue.toml: bad entry {name}: {value}")
+            out[name] = Api(name, effect, returns, value.get("doc", ""))
+        else:
+            _flatten(value, name, out)
+
+
+@cache
+def load() -> Catalogue:
+    data = tomllib.loads(
+        resources.files("harp_ir.data").joinpath("api_catalogue.toml").read_text("utf-8"))
+    meta = data.pop("harp", {})
+    apis: dict[str, Api] = {}
+    _flatten(data, "", apis)
+    return Catalogue(
+        apis=apis,
+        tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),
+        tensor_class=dict(meta.get("tensor_class", {})),
+    )

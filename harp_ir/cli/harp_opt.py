@@ -1,0 +1,139 @@
+"""harp-opt: the pass driver, in the spirit of mlir-opt.
+
+Reads a `.mlir` module (or a `.py` file, lowered first) from a file or stdin, runs a pass
+pipeline that can mix upstream passes and harp's, verifies after each pass, and prints the
+result. Errors are `file:line:col: error: ...` lines with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from torch_mlir import ir
+
+from harp_ir.context import make_context
+from harp_ir.diagnostics import format_mlir_error
+from harp_ir.frontend.lower import FrontendError, lower_source
+from harp_ir.passes import PASSES
+from harp_ir.pipeline import PipelineError, build, pipeline_elements
+
+SPLIT_MARKER = "// -----"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="harp-opt",
+        description="Run MLIR and harp passes over host-dialect modules. Passes are given "
+                    "as --pass-pipeline='builtin.module(...)' or one flag each "
+                    "(--harp-host-sync-in-loop, --canonicalize, --cse, ...), run in order.")
+    p.add_argument("input", nargs="?", default="-", help="a .mlir or .py file, or - for stdin")
+    p.add_argument("-o", dest="output", default="-", help="output file (default stdout)")
+    p.add_argument("--pass-pipeline", action="append", default=[],
+                   help="a textual pipeline, e.g. 'builtin.module(canonicalize,harp-...)'")
+    p.add_argument("--list-passes", action="store_true", help="list harp's passes and exit")
+    p.add_argument("--mlir-print-op-generic", action="store_true",
+                   help="print ops in generic form")
+    p.add_argument("--mlir-print-debuginfo", action="store_true",
+                   help="print source locations")
+    p.add_argument("--split-input-file", action="store_true",
+                   help="process each '// -----' chunk of the input separately")
+    p.add_argument("--no-verify-each", action="store_true",
+                   help="do not verify the module after each pass")
+    p.add_argument("--emit-irdl", action="store_true",
+                   help="print the host dialect as IRDL (for mlir-opt --irdl-file) and exit")
+    p.add_argument("--emit-dialect-doc", action="store_true",
+                   help="print the host dialect's Markdown documentation and exit")
+    return p
+
+
+def split_passes(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Separate pass flags (kept in command-line order) from the other arguments."""
+    known = {a for action in _parser()._actions for a in action.option_strings}
+    elements, rest = [], []
+    it = iter(argv)
+    for arg in it:
+        if arg.startswith("--pass-pipeline"):
+            value = arg.split("=", 1)[1] if "=" in arg else next(it, "")
+            elements += pipeline_elements(value)
+        elif arg.startswith("--") and arg[2:].split("=", 1)[0] in PASSES:
+            elements.append(arg[2:])
+        elif arg.startswith("--") and arg.split("=", 1)[0] not in known and arg != "--":
+            name, _, options = arg[2:].partition("=")
+            elements.append(f"{name}{{{options}}}" if options else name)  # upstream pass
+        else:
+            rest.append(arg)
+    return elements, rest
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def process(text: str, name: str, elements: list[str], args) -> str:
+    """Parse (or lower) one chunk, run the pipeline, return the printed module."""
+    if name.endswith(".py"):
+        module = lower_source(text, name)
+    else:
+        module = ir.Module.parse(text)
+    build(elements, verify_each=not args.no_verify_each).run(module.operation)
+    return module.operation.get_asm(
+        enable_debug_info=args.mlir_print_debuginfo,
+        print_generic_op_form=args.mlir_print_op_generic)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        elements, rest = split_passes(argv)
+    except PipelineError as e:
+        print(f"harp-opt: error: {e}", file=sys.stderr)
+        return 2
+    args = _parser().parse_args(rest)
+    if args.list_passes:
+        for flag, description in PASSES.items():
+            print(f"  --{flag:<32} {description}")
+        return 0
+    if args.emit_irdl or args.emit_dialect_doc:
+        from harp_ir.dialects import host
+
+        sys.stdout.write(host.irdl_text(include_terminators=False) if args.emit_irdl
+                         else host.markdown())
+        return 0
+    try:
+        text = _read(args.input)
+    except OSError as e:
+        print(f"harp-opt: error: cannot read '{args.input}': {e.strerror}", file=sys.stderr)
+        return 1
+    name = "<stdin>" if args.input == "-" else args.input
+    chunks = text.split(SPLIT_MARKER) if args.split_input_file else [text]
+    outputs, status = [], 0
+    with make_context():
+        for chunk in chunks:
+            try:
+                outputs.append(process(chunk, name, elements, args))
+            except FrontendError as e:
+                print(e, file=sys.stderr)
+                status = 1
+            except ir.MLIRError as e:
+                for line in format_mlir_error(e, name):
+                    print(line, file=sys.stderr)
+                status = 1
+            except PipelineError as e:
+                print(f"harp-opt: error: {e}", file=sys.stderr)
+                return 1
+    result = f"\n{SPLIT_MARKER}\n".join(o.rstrip("\n") for o in outputs) + "\n" \
+        if outputs else ""
+    if args.output == "-":
+        sys.stdout.write(result)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(result)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

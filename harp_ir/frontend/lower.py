@@ -1,0 +1,831 @@
+"""Lower Python source (parsed with libcst) to the host dialect.
+
+The lowering is one walk over the libcst tree. It resolves names to the libraries as it
+goes (import aliases and re-bindings are tracked per scope), asks the API catalogue what
+each library call does, and records speculative facts on the ops it builds. Whatever it
+does not understand becomes `host.opaque` with its location: lowering never fails on
+valid Python.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+from torch_mlir import ir
+
+from harp_ir import catalogue as api_catalogue
+from harp_ir.frontend.facts import UNKNOWN, Fact, attach, framework_of
+
+
+class FrontendError(Exception):
+    """Input harp cannot lower (a syntax error): reported as `file:line:col: error: msg`."""
+
+    def __init__(self, filename: str, line: int, col: int, message: str):
+        super().__init__(message)
+        self.filename, self.line, self.col, self.message = filename, line, col, message
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}:{self.col}: error: {self.message}"
+
+
+_BINOPS = {
+    "Add": "add", "Subtract": "sub", "Multiply": "mul", "MatrixMultiply": "matmul",
+    "Divide": "truediv", "FloorDivide": "floordiv", "Modulo": "mod", "Power": "pow",
+    "LeftShift": "lshift", "RightShift": "rshift", "BitOr": "bitor", "BitXor": "bitxor",
+    "BitAnd": "bitand",
+}
+_UNOPS = {"Minus": "neg", "Plus": "pos", "BitInvert": "invert", "Not": "not"}
+_CMPOPS = {
+    "Equal": "eq", "NotEqual": "ne", "LessThan": "lt", "LessThanEqual": "le",
+    "GreaterThan": "gt", "GreaterThanEqual": "ge", "Is": "is", "IsNot": "isnot", "In": "in",
+    "NotIn": "notin",
+}
+_TERMINATING = (cst.Return, cst.Break, cst.Continue, cst.Raise)
+_MODULE_BASES = {
+    "torch.nn.Module": "torch", "tensorflow.keras.Model": "tf",
+    "tensorflow.keras.layers.Layer": "tf", "keras.Model": "tf", "keras.layers.Layer": "tf",
+}
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+@dataclass
+class V:
+    """A lowered expression: its SSA value and what the frontend knows about it."""
+
+    value: ir.Value
+    fact: Fact = UNKNOWN
+    name: str = ""  # the source text of a simple name/attribute chain, for messages
+
+
+@dataclass
+class Scope:
+    kind: str  # "module", "function", "class"
+    facts: dict[str, Fact] = field(default_factory=dict)
+    declared: dict[str, str] = field(default_factory=dict)  # name -> "global"/"nonlocal"
+
+
+class Lowerer:
+    def __init__(self, wrapper: MetadataWrapper, filename: str):
+        self.tree = wrapper.module
+        self.positions = wrapper.resolve(PositionProvider)
+        self.filename = filename
+        self.catalogue = api_catalogue.load()
+        self.obj = ir.Type.parse("!host.obj")
+        self.ips: list[ir.InsertionPoint] = []
+        self.scopes: list[Scope] = [Scope("module")]
+        self.frameworks: set[str] = set()
+
+    # --- building blocks -------------------------------------------------------------
+
+    def loc(self, node: cst.CSTNode) -> ir.Location:
+        r = self.positions.get(node)
+        if r is None:
+            return ir.Location.unknown()
+        return ir.Location.file(self.filename, r.start.line, r.start.column + 1,
+                                r.end.line, r.end.column + 1)
+
+    def op(self, name, node, operands=(), results=0, attrs=None, regions=0) -> ir.Operation:
+        return ir.Operation.create(
+            name, results=[self.obj] * results, operands=list(operands),
+            attributes=attrs or {}, regions=regions, loc=self.loc(node), ip=self.ips[-1])
+
+    def block(self, op: ir.Operation, index: int, nargs: int = 0) -> ir.Block:
+        return op.regions[index].blocks.append(*([self.obj] * nargs),
+                                               arg_locs=[op.location] * nargs)
+
+    def push(self, block: ir.Block) -> None:
+        self.ips.append(ir.InsertionPoint(block))
+
+    def pop(self) -> None:
+        self.ips.pop()
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.tree.code_for_node(node).strip()
+
+    def constant(self, node, value, kind) -> V:
+        if value is None or kind == "ellipsis":
+            attr = ir.UnitAttr.get()
+        elif kind == "bool":
+            attr = ir.BoolAttr.get(value)
+        elif kind == "int" and -(2**63) <= value < 2**63:
+            attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+        elif kind == "float":
+            attr = ir.FloatAttr.get_f64(value)
+        elif isinstance(value, bytes):
+            attr = ir.StringAttr.get(value.decode("latin-1"))
+        else:
+            attr = ir.StringAttr.get(str(value))
+        op = self.op("host.constant", node, results=1,
+                     attrs={"value": attr, "kind": s(kind)})
+        return V(op.result, Fact("scalar") if kind in ("int", "float", "bool") else UNKNOWN)
+
+    def none(self, node) -> V:
+        return self.constant(node, None, "none")
+
+    # --- scopes and facts --------------------------------------------------------------
+
+    def lookup(self, name: str) -> tuple[Fact, str]:
+        """The fact bound to `name` and the scope Python resolves it in."""
+        scope = self.scopes[-1]
+        if name in scope.declared:
+            where = scope.declared[name]
+        elif name in scope.facts:
+            return scope.facts[name], "local"
+        else:
+            where = ""
+        for outer in reversed(self.scopes[:-1]):
+            if outer.kind != "class" and name in outer.facts:
+                return outer.facts[name], where or (
+                    "global" if outer.kind == "module" else "nonlocal")
+        if name in _BUILTIN_NAMES:
+            qualname = f"builtins.{name}"
+            api = self.catalogue.lookup(qualname)
+            return Fact("library", qualname=qualname) if api else UNKNOWN, where or "builtin"
+        return UNKNOWN, where or "local"
+
+    def bind(self, name: str, fact: Fact) -> None:
+        scope = self.scopes[-1]
+        target = scope
+        if scope.declared.get(name) == "global":
+            target = self.scopes[0]
+        target.facts[name] = fact
+
+    def call_result(self, callee: V, args: list[V]) -> tuple[Fact, str, str]:
+        """(fact of the result, qualname, effect) of calling `callee` with `args`."""
+        f = callee.fact
+        qualname = f.qualname
+        api = self.catalogue.lookup(qualname)
+        if api is not None:
+            effect = api.effect
+            if qualname in ("builtins.float", "builtins.int", "builtins.bool") and args \
+                    and args[0].fact.kind == "tensor":
+                return Fact("scalar"), qualname, "sync"
+            result = Fact(api.returns, framework_of(qualname))
+            if f.status == "speculated":
+                result = result.speculated(f.reason)
+            return result, qualname, effect
+        if f.kind == "module":
+            return (Fact("tensor", f.framework, "speculated",
+                         f"calling {callee.name or 'a model'} (a {f.framework} module) is "
+                         "assumed to return a tensor"), "", "unknown")
+        if f.kind == "class" and f.framework:
+            return (Fact("module", f.framework, "proved",
+                         f"{callee.name} subclasses a {f.framework} module class"), "", "construct")
+        return UNKNOWN, qualname, "unknown" if not qualname else ""
+
+    # --- statements --------------------------------------------------------------------
+
+    def lower_module(self, module_op_name: str) -> ir.Module:
+        module = ir.Module.create(loc=ir.Location.file(self.filename, 1, 1))
+        self.ips.append(ir.InsertionPoint(module.body))
+        mod = self.op("host.module", self.tree, regions=1,
+                      attrs={"sym_name": s(module_op_name), "filename": s(self.filename)})
+        self.push(self.block(mod, 0))
+        self.lower_body(self.tree.body)
+        self.op("hostcf.yield", self.tree)
+        self.pop()
+        self.pop()
+        return module
+
+    def lower_body(self, statements) -> bool:
+        """Lower a statement list; True if it ends in a terminator (the rest is dead)."""
+        for stmt in statements:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if self.lower_statement(small):
+                        return True
+            elif self.lower_statement(stmt):
+                return True
+        return False
+
+    def lower_suite(self, suite) -> bool:
+        return self.lower_body(suite.body)
+
+    def lower_statement(self, stmt) -> bool:
+        method = getattr(self, f"stmt_{type(stmt).__name__}", None)
+        if method is None:
+            self.opaque_statement(stmt)
+            return False
+        return bool(method(stmt))
+
+    def region_body(self, op, index, suite, terminator="hostcf.yield", nargs=0, prologue=None):
+        block = self.block(op, index, nargs)
+        self.push(block)
+        if prologue is not None:
+            prologue(block)
+        done = self.lower_suite(suite) if suite is not None else False
+        if not done:
+            if terminator == "hostcf.return":
+                self.op("hostcf.return", suite or self.tree, operands=[self.none(suite).value])
+            else:
+                self.op(terminator, suite if suite is not None else self.tree)
+        self.pop()
+
+    def opaque_statement(self, stmt, operands=(), reason="") -> ir.Operation:
+        """A statement harp does not lower: an opaque op, with every nested block lowered
+        inside it (each in an opaque "block" op of its own) so loops inside stay visible."""
+        attrs = {"kind": s(type(stmt).__name__), "effect": s("unknown")}
+        if reason:
+            attrs["reason"] = s(reason)
+        op = self.op("host.opaque", stmt, operands=operands, attrs=attrs, regions=1)
+        suites = list(_nested_suites(stmt))
+        if suites:
+            self.push(self.block(op, 0))
+            for name, suite in suites:
+                inner = self.op("host.opaque", suite, regions=1,
+                                attrs={"kind": s(name), "effect": s("unknown")})
+                self.region_body(inner, 0, suite)
+            self.op("hostcf.yield", stmt)
+            self.pop()
+        return op
+
+    def stmt_Expr(self, stmt):
+        self.expr(stmt.value)
+
+    def stmt_Pass(self, stmt):
+        pass
+
+    def stmt_Assign(self, stmt):
+        value = self.expr(stmt.value)
+        for target in stmt.targets:
+            self.assign(target.target, value)
+
+    def stmt_AnnAssign(self, stmt):
+        if stmt.value is not None:
+            self.assign(stmt.target, self.expr(stmt.value))
+
+    def stmt_AugAssign(self, stmt):
+        opname = _BINOPS.get(type(stmt.operator).__name__.removesuffix("Assign"), "unknown")
+        current = self.expr(stmt.target)
+        rhs = self.expr(stmt.value)
+        op = self.op("host.binop", stmt, [current.value, rhs.value], 1,
+                     {"op": s(opname), "inplace": ir.BoolAttr.get(True)})
+        fact = _arith_fact(current, rhs)
+        attach(op, fact)
+        self.assign(stmt.target, V(op.result, fact, current.name))
+
+    def stmt_Return(self, stmt):
+        value = self.expr(stmt.value) if stmt.value is not None else self.none(stmt)
+        if self.scopes[-1].kind != "function":
+            self.op("hostcf.raise", stmt, [value.value])  # `return` outside a function
+            return True
+        self.op("hostcf.return", stmt, [value.value])
+        return True
+
+    def stmt_Break(self, stmt):
+        return self.loop_exit(stmt, "hostcf.break")
+
+    def stmt_Continue(self, stmt):
+        return self.loop_exit(stmt, "hostcf.continue")
+
+    def loop_exit(self, stmt, name):
+        self.op(name, stmt)
+        return True
+
+    def stmt_Raise(self, stmt):
+        values = [self.expr(e).value for e in (stmt.exc, stmt.cause and stmt.cause.item) if e]
+        self.op("hostcf.raise", stmt, values)
+        return True
+
+    def stmt_Global(self, stmt):
+        for item in stmt.names:
+            self.scopes[-1].declared[item.name.value] = "global"
+
+    def stmt_Nonlocal(self, stmt):
+        for item in stmt.names:
+            self.scopes[-1].declared[item.name.value] = "nonlocal"
+
+    def stmt_Del(self, stmt):
+        targets = stmt.target.elements if isinstance(stmt.target, cst.Tuple) else [
+            stmt.target]
+        for t in targets:
+            t = getattr(t, "value", t)
+            if isinstance(t, cst.Name):
+                self.op("host.delete", t, attrs={"name": s(t.value)})
+            elif isinstance(t, cst.Subscript):
+                obj = self.expr(t.value)
+                self.op("host.delitem", t, [obj.value, self.index(t).value])
+            else:
+                self.opaque_statement(stmt)
+
+    def stmt_Assert(self, stmt):
+        test = self.truth(self.expr(stmt.test), stmt.test)
+        self.opaque_statement(stmt, [test])
+
+    def stmt_Import(self, stmt):
+        for alias in stmt.names:
+            dotted = _dotted(alias.name)
+            if alias.asname is not None:
+                module, bound = dotted, alias.asname.name.value
+            else:
+                module = bound = dotted.split(".")[0]
+            self.import_binding(alias, module, None, bound, 0)
+
+    def stmt_ImportFrom(self, stmt):
+        module = _dotted(stmt.module) if stmt.module is not None else ""
+        level = len(stmt.relative)
+        if isinstance(stmt.names, cst.ImportStar):
+            self.opaque_statement(stmt, reason=f"from {module} import *")
+            return
+        for alias in stmt.names:
+            name = _dotted(alias.name)
+            bound = alias.asname.name.value if alias.asname is not None else name
+            self.import_binding(alias, module, name, bound, level)
+
+    def import_binding(self, node, module, name, bound, level):
+        qualname = module if name is None else (f"{module}.{name}" if module else name)
+        attrs = {"module": s(module), "qualname": s(qualname)}
+        if name is not None:
+            attrs["name"] = s(name)
+        if level:
+            attrs["level"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), level)
+            attrs.pop("qualname")
+        op = self.op("host.import", node, results=1, attrs=attrs)
+        if not level:
+            fw = framework_of(qualname)
+            if fw:
+                self.frameworks.add(fw)
+            self.store(node, bound, V(op.result, self.library_fact(qualname)))
+        else:
+            self.store(node, bound, V(op.result))
+
+    def library_fact(self, qualname: str) -> Fact:
+        """The fact for a value that is (an attribute path into) a library."""
+        if qualname in _MODULE_BASES:
+            return Fact("library", _MODULE_BASES[qualname], qualname=qualname)
+        return Fact("library", framework_of(qualname), qualname=qualname)
+
+    def stmt_If(self, stmt):
+        cond = self.truth(self.expr(stmt.test), stmt.test)
+        op = self.op("host.if", stmt, [cond], regions=2)
+        self.region_body(op, 0, stmt.body)
+        orelse = stmt.orelse
+        if isinstance(orelse, cst.If):
+            block = self.block(op, 1)
+            self.push(block)
+            self.stmt_If(orelse)
+            self.op("hostcf.yield", orelse)
+            self.pop()
+        else:
+            self.region_body(op, 1, orelse.body if orelse is not None else None)
+
+    def stmt_For(self, stmt):
+        if stmt.asynchronous is not None:
+            return self.opaque_statement(stmt, reason="async for")
+        iterable = self.expr(stmt.iter)
+        op = self.op("host.for", stmt, [iterable.value], regions=2,
+                     attrs={"target": s(self.code(stmt.target))})
+        element = _element_fact(iterable.fact)
+        self.region_body(op, 0, stmt.body, nargs=1,
+                         prologue=lambda b: self.assign(stmt.target, V(b.arguments[0], element)))
+        self.region_body(op, 1, stmt.orelse.body if stmt.orelse is not None else None)
+
+    def stmt_While(self, stmt):
+        op = self.op("host.while", stmt, regions=3)
+        self.push(self.block(op, 0))
+        cond = self.truth(self.expr(stmt.test), stmt.test)
+        self.op("hostcf.condition", stmt.test, [cond])
+        self.pop()
+        self.region_body(op, 1, stmt.body)
+        self.region_body(op, 2, stmt.orelse.body if stmt.orelse is not None else None)
+
+    def stmt_With(self, stmt):
+        if stmt.asynchronous is not None:
+            return self.opaque_statement(stmt, reason="async with")
+        managers = [self.expr(item.item) for item in stmt.items]
+        op = self.op("host.with", stmt, [m.value for m in managers], regions=1)
+
+        def bind_targets(block):
+            for item, arg in zip(stmt.items, block.arguments, strict=True):
+                if item.asname is not None:
+                    self.assign(item.asname.name, V(arg))
+
+        self.region_body(op, 0, stmt.body, nargs=len(managers), prologue=bind_targets)
+
+    def stmt_FunctionDef(self, stmt):
+        decorators = [self.expr(d.decorator) for d in stmt.decorators]
+        params = stmt.params
+        entries = [(p, "posonly") for p in params.posonly_params]
+        entries += [(p, "positional") for p in params.params]
+        if isinstance(params.star_arg, cst.Param):
+            entries.append((params.star_arg, "vararg"))
+        entries += [(p, "kwonly") for p in params.kwonly_params]
+        if params.star_kwarg is not None:
+            entries.append((params.star_kwarg, "kwarg"))
+        defaults = [self.expr(p.default).value for p, _ in entries if p.default is not None]
+        op = self.op("host.func", stmt, defaults, 1, {
+            "sym_name": s(stmt.name.value),
+            "arg_names": ir.ArrayAttr.get([s(p.name.value) for p, _ in entries]),
+            "arg_kinds": ir.ArrayAttr.get([s(k) for _, k in entries]),
+        }, regions=1)
+        if stmt.asynchronous is not None:
+            op.attributes["async"] = ir.UnitAttr.get()
+        enclosing = self.scopes[-1]
+        self.scopes.append(Scope("function"))
+
+        def bind_params(block):
+            for i, ((p, _), arg) in enumerate(zip(entries, block.arguments, strict=True)):
+                fact = UNKNOWN
+                if i == 0 and enclosing.kind == "class" and enclosing.facts.get(
+                        "__harp_module_class__"):
+                    fw = enclosing.facts["__harp_module_class__"].framework
+                    fact = Fact("module", fw, "proved", "self of a module subclass")
+                self.store(p.name, p.name.value, V(arg, fact))
+
+        self.region_body(op, 0, stmt.body, "hostcf.return", len(entries), bind_params)
+        self.scopes.pop()
+        result = V(op.result, Fact("function"), stmt.name.value)
+        for d, node in reversed(list(zip(decorators, stmt.decorators, strict=True))):
+            call = self.op("host.call", node, [d.value, result.value], 1,
+                           {"kwnames": ir.ArrayAttr.get([s("")])})
+            if d.fact.qualname:
+                call.attributes["qualname"] = s(d.fact.qualname)
+            result = V(call.result, Fact("function"), stmt.name.value)
+        self.store(stmt.name, stmt.name.value, result)
+
+    def stmt_ClassDef(self, stmt):
+        bases = [self.expr(a.value) for a in stmt.bases]
+        op = self.op("host.class", stmt, [b.value for b in bases], 1,
+                     {"sym_name": s(stmt.name.value)}, regions=1)
+        framework = next((b.fact.framework for b in bases
+                          if b.fact.qualname in _MODULE_BASES or b.fact.kind == "class"), "")
+        scope = Scope("class")
+        if framework:
+            scope.facts["__harp_module_class__"] = Fact("class", framework)
+        self.scopes.append(scope)
+        self.region_body(op, 0, stmt.body)
+        self.scopes.pop()
+        fact = Fact("class", framework) if framework else UNKNOWN
+        self.store(stmt.name, stmt.name.value, V(op.result, fact, stmt.name.value))
+
+    # --- assignment targets ------------------------------------------------------------
+
+    def store(self, node, name: str, value: V) -> None:
+        attrs = {"name": s(name)}
+        declared = self.scopes[-1].declared.get(name)
+        if declared:
+            attrs["scope"] = s(declared)
+        self.op("host.store", node, [value.value], attrs=attrs)
+        self.bind(name, value.fact)
+
+    def assign(self, target, value: V) -> None:
+        if isinstance(target, cst.Name):
+            self.store(target, target.value, value)
+        elif isinstance(target, cst.Attribute):
+            obj = self.expr(target.value)
+            self.op("host.setattr", target, [obj.value, value.value],
+                    attrs={"attr": s(target.attr.value)})
+        elif isinstance(target, cst.Subscript):
+            obj = self.expr(target.value)
+            self.op("host.setitem", target, [obj.value, self.index(target).value, value.value])
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elements = target.elements
+            starred = next((i for i, e in enumerate(elements)
+                            if isinstance(e, cst.StarredElement)), -1)
+            op = self.op("host.unpack", target, [value.value], len(elements), {
+                "starred": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), starred)})
+            parts = _part_facts(value.fact, len(elements))
+            for element, result, fact in zip(elements, op.results, parts, strict=True):
+                self.assign(element.value, V(result, fact))
+        elif isinstance(target, cst.StarredElement):
+            self.assign(target.value, value)
+        else:
+            self.opaque_statement(target, [value.value])
+
+    # --- expressions -------------------------------------------------------------------
+
+    def expr(self, node) -> V:
+        method = getattr(self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            return self.opaque_expr(node)
+        return method(node)
+
+    def opaque_expr(self, node, operands=()) -> V:
+        op = self.op("host.opaque", node, operands, 1, regions=1,
+                     attrs={"kind": s(type(node).__name__), "effect": s("unknown")})
+        return V(op.result)
+
+    def expr_Name(self, node):
+        name = node.value
+        if name in ("True", "False"):
+            return self.constant(node, name == "True", "bool")
+        if name == "None":
+            return self.none(node)
+        fact, where = self.lookup(name)
+        attrs = {"name": s(name)}
+        if where != "local":
+            attrs["scope"] = s(where)
+        if fact.qualname:
+            attrs["qualname"] = s(fact.qualname)
+        op = self.op("host.load", node, results=1, attrs=attrs)
+        attach(op, fact)
+        return V(op.result, fact, name)
+
+    def expr_Attribute(self, node):
+        obj = self.expr(node.value)
+        attr = node.attr.value
+        attrs = {"attr": s(attr)}
+        fact = UNKNOWN
+        if obj.fact.kind in ("library", "class") and obj.fact.qualname:
+            qualname = f"{obj.fact.qualname}.{attr}"
+            attrs["qualname"] = s(qualname)
+            fact = self.library_fact(qualname)
+        op = self.op("host.getattr", node, [obj.value], 1, attrs)
+        name = f"{obj.name}.{attr}" if obj.name else attr
+        return V(op.result, fact, name)
+
+    def expr_Call(self, node):
+        receiver = None
+        if isinstance(node.func, cst.Attribute):
+            receiver = self.expr(node.func.value)
+            callee = self.method_callee(node.func, receiver)
+        else:
+            callee = self.expr(node.func)
+        args, kwnames = [], []
+        for a in node.args:
+            args.append(self.expr(a.value))
+            kwnames.append(a.star or (a.keyword.value if a.keyword is not None else ""))
+        fact, qualname, effect = self.call_result(callee, args)
+        attrs = {"kwnames": ir.ArrayAttr.get([s(k) for k in kwnames])}
+        if receiver is not None:
+            attrs["method"] = s(node.func.attr.value)
+        if qualname:
+            attrs["qualname"] = s(qualname)
+        if effect:
+            attrs["effect"] = s(effect)
+        op = self.op("host.call", node, [callee.value] + [a.value for a in args], 1, attrs)
+        if receiver is not None and callee.fact.reason and callee.fact.status == "speculated":
+            op.attributes["harp.receiver_reason"] = s(callee.fact.reason)
+        if receiver is not None and receiver.name:
+            op.attributes["harp.receiver"] = s(receiver.name)
+        if qualname in ("builtins.float", "builtins.int", "builtins.bool") and args \
+                and args[0].fact.kind == "tensor":
+            op.attributes["harp.receiver"] = s(args[0].name or self.code(node.args[0].value))
+            if args[0].fact.status == "speculated":
+                op.attributes["harp.receiver_reason"] = s(args[0].fact.reason)
+        attach(op, fact)
+        return V(op.result, fact, callee.name + "()" if callee.name else "")
+
+    def method_callee(self, func: cst.Attribute, receiver: V) -> V:
+        """The callee of `receiver.name(...)`, with the method resolved where the receiver's
+        kind is known, or speculated from the method name where it is not."""
+        name = func.attr.value
+        rf = receiver.fact
+        attrs = {"attr": s(name)}
+        fact = UNKNOWN
+        if rf.kind in ("library", "class") and rf.qualname:
+            fact = self.library_fact(f"{rf.qualname}.{name}")
+        elif rf.kind == "tensor" and rf.framework:
+            api = self.catalogue.method(rf.framework, name)
+            if api is not None:
+                fact = Fact("library", rf.framework, rf.status, rf.reason, api.qualname)
+        elif rf.kind == "unknown":
+            framework = ""
+            if name in self.catalogue.tensor_only_methods:
+                framework = "torch"
+            elif name == "numpy" and len(self.frameworks) == 1:
+                framework = next(iter(self.frameworks))
+            api = self.catalogue.method(framework, name) if framework else None
+            if api is not None:
+                who = receiver.name or "the receiver"
+                reason = (f"`{who}` is assumed to be a {framework} tensor because "
+                          f"`.{name}()` is {api.qualname}")
+                fact = Fact("library", framework, "speculated", reason, api.qualname)
+        if fact.qualname:
+            attrs["qualname"] = s(fact.qualname)
+        op = self.op("host.getattr", func, [receiver.value], 1, attrs)
+        return V(op.result, fact, f"{receiver.name}.{name}" if receiver.name else name)
+
+    def expr_Subscript(self, node):
+        obj = self.expr(node.value)
+        op = self.op("host.getitem", node, [obj.value, self.index(node).value], 1)
+        fact = obj.fact if obj.fact.kind == "tensor" else UNKNOWN
+        attach(op, fact)
+        return V(op.result, fact, obj.name)
+
+    def index(self, node: cst.Subscript) -> V:
+        parts = [self.slice_element(e.slice) for e in node.slice]
+        if len(parts) == 1:
+            return parts[0]
+        return V(self.op("host.tuple", node, [p.value for p in parts], 1).result)
+
+    def slice_element(self, sl) -> V:
+        if isinstance(sl, cst.Index):
+            value = self.expr(sl.value)
+            if sl.star:
+                return V(self.op("host.starred", sl, [value.value], 1).result)
+            return value
+        bounds = [self.expr(b) if b is not None else self.none(sl)
+                  for b in (sl.lower, sl.upper, sl.step)]
+        return V(self.op("host.slice", sl, [b.value for b in bounds], 1).result)
+
+    def expr_BinaryOperation(self, node):
+        lhs, rhs = self.expr(node.left), self.expr(node.right)
+        opname = _BINOPS[type(node.operator).__name__]
+        op = self.op("host.binop", node, [lhs.value, rhs.value], 1, {"op": s(opname)})
+        fact = _arith_fact(lhs, rhs)
+        attach(op, fact)
+        return V(op.result, fact)
+
+    def expr_UnaryOperation(self, node):
+        operand = self.expr(node.expression)
+        opname = _UNOPS[type(node.operator).__name__]
+        if opname == "not":
+            operand = V(self.truth(operand, node.expression))
+        op = self.op("host.unop", node, [operand.value], 1, {"op": s(opname)})
+        fact = operand.fact if operand.fact.kind == "tensor" else UNKNOWN
+        attach(op, fact)
+        return V(op.result, fact)
+
+    def expr_BooleanOperation(self, node):
+        opname = "and" if isinstance(node.operator, cst.And) else "or"
+        operands = []
+
+        def flatten(n):
+            if isinstance(n, cst.BooleanOperation) and isinstance(n.operator, type(node.operator)) \
+                    and not n.lpar:
+                flatten(n.left)
+                flatten(n.right)
+            else:
+                operands.append(self.truth(self.expr(n), n))
+
+        flatten(node)
+        return V(self.op("host.boolop", node, operands, 1, {"op": s(opname)}).result)
+
+    def expr_Comparison(self, node):
+        operands = [self.expr(node.left)]
+        ops = []
+        for c in node.comparisons:
+            operands.append(self.expr(c.comparator))
+            ops.append(s(_CMPOPS[type(c.operator).__name__]))
+        op = self.op("host.compare", node, [o.value for o in operands], 1,
+                     {"ops": ir.ArrayAttr.get(ops)})
+        tensor = next((o.fact for o in operands if o.fact.kind == "tensor"), None)
+        if tensor is not None:
+            attach(op, tensor)
+        return V(op.result, tensor or UNKNOWN)
+
+    def truth(self, value: V, node) -> ir.Value:
+        """The implicit bool() of a condition: a sync when the value is a tensor."""
+        attrs = {}
+        if value.fact.kind == "tensor":
+            attrs["effect"] = s("sync")
+            attrs["harp.receiver"] = s(value.name or self.code(node))
+            if value.fact.status == "speculated":
+                attrs["harp.receiver_reason"] = s(value.fact.reason)
+        return self.op("host.truth", node, [value.value], 1, attrs).result
+
+    def expr_Integer(self, node):
+        return self.constant(node, node.evaluated_value, "int")
+
+    def expr_Float(self, node):
+        return self.constant(node, node.evaluated_value, "float")
+
+    def expr_Imaginary(self, node):
+        return self.constant(node, node.value, "complex")
+
+    def expr_SimpleString(self, node):
+        value = node.evaluated_value
+        return self.constant(node, value, "bytes" if isinstance(value, bytes) else "str")
+
+    def expr_ConcatenatedString(self, node):
+        value = node.evaluated_value
+        if value is None:  # contains an f-string
+            left, right = self.expr(node.left), self.expr(node.right)
+            return V(self.op("host.binop", node, [left.value, right.value], 1,
+                             {"op": s("add")}).result)
+        return self.constant(node, value, "bytes" if isinstance(value, bytes) else "str")
+
+    def expr_FormattedString(self, node):
+        values = [self.expr(p.expression).value for p in node.parts
+                  if isinstance(p, cst.FormattedStringExpression)]
+        op = self.op("host.fstring", node, values, 1, {"template": s(self.code(node))})
+        return V(op.result)
+
+    def expr_Ellipsis(self, node):
+        return self.constant(node, None, "ellipsis")
+
+    def display(self, node, opname):
+        values = []
+        for e in node.elements:
+            v = self.expr(e.value)
+            if isinstance(e, cst.StarredElement):
+                v = V(self.op("host.starred", e, [v.value], 1).result)
+            values.append(v)
+        op = self.op(opname, node, [v.value for v in values], 1)
+        return V(op.result, _tuple_fact(values) if opname == "host.tuple" else UNKNOWN)
+
+    def expr_Tuple(self, node):
+        return self.display(node, "host.tuple")
+
+    def expr_List(self, node):
+        return self.display(node, "host.list")
+
+    def expr_Set(self, node):
+        return self.display(node, "host.set")
+
+    def expr_Dict(self, node):
+        entries = []
+        for e in node.elements:
+            if isinstance(e, cst.StarredDictElement):
+                entries += [self.none(e).value, self.expr(e.value).value]
+            else:
+                entries += [self.expr(e.key).value, self.expr(e.value).value]
+        return V(self.op("host.dict", node, entries, 1).result)
+
+    def expr_IfExp(self, node):
+        cond = self.truth(self.expr(node.test), node.test)
+        op = self.op("host.if", node, [cond], 1, regions=2)
+        for index, branch in ((0, node.body), (1, node.orelse)):
+            self.push(self.block(op, index))
+            value = self.expr(branch)
+            self.op("hostcf.yield", branch, [value.value])
+            self.pop()
+        return V(op.result)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def s(text: str) -> ir.StringAttr:
+    return ir.StringAttr.get(text)
+
+
+def _dotted(node) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _nested_suites(stmt):
+    """(name, suite) for every statement block nested in a compound statement."""
+    for attr in ("body", "orelse", "finalbody"):
+        child = getattr(stmt, attr, None)
+        if isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            yield f"{type(stmt).__name__}.{attr}", child
+        elif isinstance(child, (cst.Else, cst.Finally)):
+            yield f"{type(stmt).__name__}.{attr}", child.body
+    for handler in getattr(stmt, "handlers", ()) or ():
+        yield "ExceptHandler", handler.body
+    for case in getattr(stmt, "cases", ()) or ():
+        yield "MatchCase", case.body
+
+
+def _arith_fact(lhs: V, rhs: V) -> Fact:
+    for side in (lhs, rhs):
+        if side.fact.kind == "tensor":
+            return side.fact
+    return UNKNOWN
+
+
+def _tuple_fact(values: list[V]) -> Fact:
+    return Fact("unknown", parts=tuple(v.fact for v in values)) if values else UNKNOWN
+
+
+def _element_fact(iterable: Fact) -> Fact:
+    """What the loop variable of `for x in iterable` is."""
+    if iterable.kind == "dataloader":
+        return Fact("tensor", iterable.framework, "speculated",
+                    "the batches of a DataLoader are assumed to hold tensors")
+    if iterable.kind == "tensor":
+        return iterable
+    if iterable.element is not None:
+        return iterable.element
+    return UNKNOWN
+
+
+def _part_facts(value: Fact, n: int) -> list[Fact]:
+    if value.parts and len(value.parts) == n:
+        return list(value.parts)
+    if value.kind == "tensor":
+        return [value] * n
+    return [UNKNOWN] * n
+
+
+def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
+    """Lower Python `source` to a host-dialect module. Needs a current harp context."""
+    try:
+        tree = cst.parse_module(source)
+    except cst.ParserSyntaxError as e:
+        raise FrontendError(filename, e.raw_line, e.raw_column + 1,
+                            e.message.splitlines()[0]) from None
+    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+    name = module_name or Path(filename).stem
+    return Lowerer(wrapper, filename).lower_module(name)
+
+
+def lower_file(path: str | Path, module_name: str = "") -> ir.Module:
+    path = Path(path)
+    try:
+        source = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise FrontendError(str(path), 1, 1, f"cannot decode as UTF-8: {e.reason}") from None
+    except OSError as e:
+        raise FrontendError(str(path), 1, 1, e.strerror or str(e)) from None
+    return lower_source(source, str(path), module_name)

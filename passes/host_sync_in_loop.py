@@ -1,0 +1,66 @@
+"""--harp-host-sync-in-loop (HARP201): a tensor turned into a host value inside a loop.
+
+Finds: ops whose effect is `sync` (from the API catalogue: `Tensor.item`, `.numpy()`,
+`.cpu()`, `.tolist()`; from the frontend: `float(t)`/`int(t)`/`bool(t)` and `host.truth`
+of a tensor condition) nested in a `host.for` or `host.while` of the same scope.
+
+How: every such op blocks the host until the device has produced the value, so the loop
+cannot run ahead of the device. The frontend decided which values are tensors; this pass
+only reads the effects and facts recorded on the IR.
+
+Assumes: the value is a tensor (proved or speculated, as the frontend recorded), the
+loop runs more than once, and the benefit needs an asynchronous device (on a CPU the sync
+is cheap, but `.item()` still forces a dispatch).
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    record_hint,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP201"
+_SYNC_OPS = ("host.call", "host.truth")
+
+
+def _subject(op) -> str:
+    return string_attr(op, "harp.receiver") or "the value"
+
+
+def _what(op) -> str:
+    if op.name == "host.truth":
+        return f"using tensor `{_subject(op)}` as a condition"
+    method = string_attr(op, "method")
+    if method:
+        return f"`{_subject(op)}.{method}()`"
+    qualname = string_attr(op, "qualname").removeprefix("builtins.")
+    return f"`{qualname}({_subject(op)})`"
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name not in _SYNC_OPS or string_attr(op, "effect") != "sync":
+            continue
+        loop = enclosing_loop(op)
+        if loop is None:
+            continue
+        subject = _subject(op)
+        reason = string_attr(op, "harp.receiver_reason")
+        assumptions = [
+            Assumption("tensor", subject, "medium" if reason else "low",
+                       "speculated" if reason else "proved", reason),
+            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
+                       "a loop is assumed to run more than once"),
+            Assumption("accelerator", "", "low", "speculated",
+                       "the sync costs most when the tensor lives on a GPU"),
+        ]
+        message = (f"{_what(op)} copies `{subject}` to the host and waits for the device on "
+                   f"every iteration of {describe_loop(loop)}; keep it on the device "
+                   f"(accumulate with tensor ops, e.g. `.detach()`) and convert once after "
+                   f"the loop")
+        record_hint(op, HINT, message, assumptions)
