@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import PositionProvider
 from torch_mlir import ir
 
 from harp_ir import catalogue as api_catalogue
@@ -69,9 +69,9 @@ class Scope:
 
 
 class Lowerer:
-    def __init__(self, wrapper: MetadataWrapper, filename: str):
-        self.tree = wrapper.module
-        self.positions = wrapper.resolve(PositionProvider)
+    def __init__(self, tree: cst.Module, filename: str):
+        self.tree = tree
+        self.positions = _positions(tree)
         self.filename = filename
         self.catalogue = api_catalogue.load()
         self.obj = ir.Type.parse("!host.obj")
@@ -653,7 +653,8 @@ class Lowerer:
             else:
                 operands.append(self.truth(self.expr(n), n))
 
-        flatten(node)
+        flatten(node.left)
+        flatten(node.right)
         return V(self.op("host.boolop", node, operands, 1, {"op": s(opname)}).result)
 
     def expr_Comparison(self, node):
@@ -808,6 +809,15 @@ def _part_facts(value: Fact, n: int) -> list[Fact]:
     return [UNKNOWN] * n
 
 
+def _positions(tree: cst.Module) -> dict:
+    """Source ranges of every node. Runs libcst's PositionProvider directly: through
+    MetadataWrapper.resolve the same result costs twice as long (an extra batched visit of
+    the whole tree)."""
+    provider = PositionProvider()
+    provider._gen_impl(tree)
+    return provider._computed
+
+
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
     try:
@@ -815,9 +825,8 @@ def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module
     except cst.ParserSyntaxError as e:
         raise FrontendError(filename, e.raw_line, e.raw_column + 1,
                             e.message.splitlines()[0]) from None
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
     name = module_name or Path(filename).stem
-    return Lowerer(wrapper, filename).lower_module(name)
+    return Lowerer(tree, filename).lower_module(name)
 
 
 def lower_file(path: str | Path, module_name: str = "") -> ir.Module:
