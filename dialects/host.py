@@ -101,7 +101,8 @@ class OpSpec:
 
 
 def _str_attr(op, name):
-    return ir.StringAttr(op.attributes[name]).value if name in op.attributes else None
+    attr = op.attributes[name] if name in op.attributes else None
+    return attr.value if isinstance(attr, ir.StringAttr) else None
 
 
 def _enclosing(op, names, stop=("host.func", "host.class")):
@@ -424,7 +425,12 @@ def _verifier_hook(spec: OpSpec):
     """MLIR's dynamic-op verifier hook for `spec`: reports the spec's error at the op."""
 
     def verify_invariants(op) -> bool:
-        error = spec.verify(op.operation)
+        # Trait hooks run before IRDL's own checks, so the op may still lack a required
+        # attribute or have one of the wrong kind: report that instead of raising.
+        try:
+            error = spec.verify(op.operation)
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            error = f"is malformed ({type(e).__name__}: {e})"
         if error:
             op.location.emit_error(f"'{spec.full_name}' op {error}")
             return False

@@ -33,13 +33,22 @@ def _subject(op) -> str:
 
 
 def _what(op) -> str:
-    if op.name == "host.truth":
-        return f"using tensor `{_subject(op)}` as a condition"
     method = string_attr(op, "method")
     if method:
         return f"`{_subject(op)}.{method}()`"
     qualname = string_attr(op, "qualname").removeprefix("builtins.")
     return f"`{qualname}({_subject(op)})`"
+
+
+def _message(op, loop) -> str:
+    subject, where = _subject(op), describe_loop(loop)
+    if op.name == "host.truth":
+        return (f"the condition `{subject}` is a tensor: testing it copies it to the host and "
+                f"waits for the device on every iteration of {where}; test it on the device "
+                f"less often (every N steps) or once after the loop")
+    return (f"{_what(op)} copies `{subject}` to the host and waits for the device on every "
+            f"iteration of {where}; keep it on the device (accumulate with tensor ops) and "
+            f"convert once after the loop")
 
 
 def run(module, pass_=None) -> None:
@@ -59,8 +68,5 @@ def run(module, pass_=None) -> None:
             Assumption("accelerator", "", "low", "speculated",
                        "the sync costs most when the tensor lives on a GPU"),
         ]
-        message = (f"{_what(op)} copies `{subject}` to the host and waits for the device on "
-                   f"every iteration of {describe_loop(loop)}; keep it on the device "
-                   f"(accumulate with tensor ops, e.g. `.detach()`) and convert once after "
-                   f"the loop")
+        message = _message(op, loop)
         record_hint(op, HINT, message, assumptions)

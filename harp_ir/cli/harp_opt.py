@@ -110,9 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     name = "<stdin>" if args.input == "-" else args.input
     chunks = text.split(SPLIT_MARKER) if args.split_input_file else [text]
-    outputs, status = [], 0
+    outputs, status, offset = [], 0, 0
     with make_context():
         for chunk in chunks:
+            # pad with the lines before the chunk, so diagnostics name lines of the file
+            chunk, offset = "\n" * offset + chunk, offset + chunk.count("\n")
             try:
                 outputs.append(process(chunk, name, elements, args))
             except FrontendError as e:

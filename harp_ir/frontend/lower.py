@@ -303,7 +303,8 @@ class Lowerer:
         targets = stmt.target.elements if isinstance(stmt.target, cst.Tuple) else [
             stmt.target]
         for t in targets:
-            t = getattr(t, "value", t)
+            if isinstance(t, cst.BaseElement):
+                t = t.value
             if isinstance(t, cst.Name):
                 self.op("host.delete", t, attrs={"name": s(t.value)})
             elif isinstance(t, cst.Subscript):
@@ -560,7 +561,7 @@ class Lowerer:
         op = self.op("host.call", node, [callee.value] + [a.value for a in args], 1, attrs)
         if receiver is not None and callee.fact.reason and callee.fact.status == "speculated":
             op.attributes["harp.receiver_reason"] = s(callee.fact.reason)
-        if receiver is not None and receiver.name:
+        if receiver is not None and receiver.name and receiver.fact.kind != "library":
             op.attributes["harp.receiver"] = s(receiver.name)
         if qualname in ("builtins.float", "builtins.int", "builtins.bool") and args \
                 and args[0].fact.kind == "tensor":

@@ -1,0 +1,24 @@
+"""A PyTorch training loop with the host-code problems people write every day."""
+
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+features = torch.randn(256, 8)
+labels = (features.sum(dim=1, keepdim=True) > 0).float()
+loader = DataLoader(TensorDataset(features, labels), batch_size=32, shuffle=True)
+
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loss_fn = nn.BCEWithLogitsLoss()
+
+for epoch in range(5):
+    running = 0.0
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running += loss.item()
+    print(f"epoch {epoch}: loss {running / len(loader):.4f}")

@@ -1,0 +1,59 @@
+"""The `expected-hint` test harness.
+
+A `# expected-hint HARP201` comment on a source line means exactly that hint must be
+reported on that line (several ids may follow one marker); every hint reported on a line
+without the marker is a failure too.
+
+    python -m harp_ir.expected_hints FILE.py...
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+
+from harp_ir.context import make_context
+from harp_ir.report import analyze_file
+
+_MARKER = re.compile(r"#\s*expected-hint\s+((?:HARP\d{3}[\s,]*)+)")
+
+
+def expected(source: str) -> Counter:
+    found: Counter = Counter()
+    for lineno, line in enumerate(source.splitlines(), start=1):
+        m = _MARKER.search(line)
+        if m:
+            for hint_id in re.findall(r"HARP\d{3}", m.group(1)):
+                found[(lineno, hint_id)] += 1
+    return found
+
+
+def check(path: str) -> list[str]:
+    """Mismatches between the markers in `path` and the hints harp reports for it."""
+    with open(path, encoding="utf-8") as f:
+        want = expected(f.read())
+    with make_context():
+        got = Counter((h.span.line, h.id) for h in analyze_file(path))
+    problems = []
+    for (line, hint_id), n in sorted((want - got).items()):
+        problems.append(f"{path}:{line}: expected {hint_id} was not reported" +
+                        (f" ({n} missing)" if n > 1 else ""))
+    for (line, hint_id), n in sorted((got - want).items()):
+        problems.append(f"{path}:{line}: unexpected {hint_id}" +
+                        (f" ({n} extra)" if n > 1 else ""))
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    paths = sys.argv[1:] if argv is None else argv
+    problems = [p for path in paths for p in check(path)]
+    for p in problems:
+        print(p)
+    if not problems:
+        print(f"expected hints match in {len(paths)} file(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

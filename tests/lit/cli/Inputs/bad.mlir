@@ -1,0 +1,4 @@
+module {
+  %0 = "host.load"() {name = "x"} : () -> !host.obj
+  %1 = bogus
+}

@@ -1,0 +1,51 @@
+// The Python verifiers reject what IRDL cannot express, with the op's location.
+// RUN: not %harp-opt %s --split-input-file 2>&1 | FileCheck %s
+
+// CHECK: bad.py:1:1: error: 'host.call' op has 1 arguments but 2 kwnames
+%f = "host.load"() {name = "f"} : () -> !host.obj
+%x = "host.call"(%f, %f) {kwnames = ["", "k"]} : (!host.obj, !host.obj) -> !host.obj loc("bad.py":1:1)
+
+// -----
+
+// CHECK: bad.py:2:1: error: 'hostcf.break' op 'hostcf.break' outside a loop
+"host.module"() ({
+  "hostcf.break"() : () -> () loc("bad.py":2:1)
+}) {sym_name = "m", filename = "bad.py"} : () -> ()
+
+// -----
+
+// CHECK: bad.py:3:1: error: 'host.call' op unknown effect 'fast'
+%f = "host.load"() {name = "f"} : () -> !host.obj
+%x = "host.call"(%f) {kwnames = [], effect = "fast"} : (!host.obj) -> !host.obj loc("bad.py":3:1)
+
+// -----
+
+// CHECK: bad.py:4:1: error: 'host.while' op cond region must end with hostcf.condition
+"host.while"() ({
+  "hostcf.yield"() : () -> ()
+}, {
+  "hostcf.yield"() : () -> ()
+}, {
+  "hostcf.yield"() : () -> ()
+}) : () -> () loc("bad.py":4:1)
+
+// -----
+
+// IRDL checks the structure: every host operand is a !host.obj.
+// CHECK: verifier.mlir:37:1: error: expected base type 'host.obj' but got 'builtin.integer'
+%c = arith.constant 1 : i64
+"host.store"(%c) {name = "x"} : (i64) -> ()
+
+// -----
+
+// A missing required attribute.
+// CHECK: error: {{.*}}'host.load'{{.*}}name
+%v = "host.load"() : () -> !host.obj
+
+// -----
+
+// CHECK: bad.py:7:1: error: 'hostcf.return' op 'hostcf.return' outside a function
+"host.module"() ({
+  %v = "host.load"() {name = "v"} : () -> !host.obj
+  "hostcf.return"(%v) : (!host.obj) -> () loc("bad.py":7:1)
+}) {sym_name = "m", filename = "bad.py"} : () -> ()
