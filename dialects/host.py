@@ -61,6 +61,7 @@ KINDS = (
     "scalar",
     "ndarray",
     "function",
+    "class",
     "library",
     "unknown",
 )
@@ -117,6 +118,8 @@ def _enclosing(op, names, stop=("host.func", "host.class")):
 
 
 def _verify_call(op):
+    if len(op.operands) == 0:
+        return "needs a callee operand"
     kwnames = ir.ArrayAttr(op.attributes["kwnames"])
     if len(kwnames) != len(op.operands) - 1:
         return f"has {len(op.operands) - 1} arguments but {len(kwnames)} kwnames"

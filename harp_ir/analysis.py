@@ -17,7 +17,7 @@ LOOPS = ("host.for", "host.while")
 SCOPES = ("host.func", "host.class", "host.module")
 
 _LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)'
-                  r'(?: to (?:(?P<eline>\d+):)?(?P<ecol>\d+))?')
+                  r'(?: to (?P<eline>\d+)?:(?P<ecol>\d+))?')
 
 
 @dataclass(frozen=True)

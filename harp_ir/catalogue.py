@@ -20,6 +20,7 @@ class Api:
     effect: str
     returns: str  # a value kind (dialects.host.KINDS)
     doc: str = ""
+    defined_at: str = ""  # where the object really lives, when not at `qualname`
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ def _flatten(table: dict, prefix: str, out: dict[str, Api]) -> None:
             effect, returns = value["effect"], value.get("returns", "unknown")
             if effect not in EFFECTS or returns not in KINDS:
                 raise ValueError(f"api_catalogue.toml: bad entry {name}: {value}")
-            out[name] = Api(name, effect, returns, value.get("doc", ""))
+            out[name] = Api(name, effect, returns, value.get("doc", ""),
+                            value.get("defined_at", name))
         else:
             _flatten(value, name, out)
 

@@ -185,8 +185,8 @@ class Lowerer:
         mod = self.op("host.module", self.tree, regions=1,
                       attrs={"sym_name": s(module_op_name), "filename": s(self.filename)})
         self.push(self.block(mod, 0))
-        self.lower_body(self.tree.body)
-        self.op("hostcf.yield", self.tree)
+        if not self.lower_body(self.tree.body):
+            self.op("hostcf.yield", self.tree)
         self.pop()
         self.pop()
         return module
@@ -376,7 +376,8 @@ class Lowerer:
 
     def stmt_For(self, stmt):
         if stmt.asynchronous is not None:
-            return self.opaque_statement(stmt, reason="async for")
+            self.opaque_statement(stmt, reason="async for")
+            return False
         iterable = self.expr(stmt.iter)
         op = self.op("host.for", stmt, [iterable.value], regions=2,
                      attrs={"target": s(self.code(stmt.target))})
@@ -396,7 +397,8 @@ class Lowerer:
 
     def stmt_With(self, stmt):
         if stmt.asynchronous is not None:
-            return self.opaque_statement(stmt, reason="async with")
+            self.opaque_statement(stmt, reason="async with")
+            return False
         managers = [self.expr(item.item) for item in stmt.items]
         op = self.op("host.with", stmt, [m.value for m in managers], regions=1)
 

@@ -1,0 +1,44 @@
+"""Every API in the catalogue exists in the installed library versions."""
+
+import importlib
+
+import pytest
+
+from harp_ir import catalogue
+from harp_ir.dialects.host import EFFECTS, KINDS
+
+CAT = catalogue.load()
+
+
+def resolve(qualname):
+    parts = qualname.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(qualname)
+
+
+@pytest.mark.parametrize("qualname", sorted(CAT.apis))
+def test_api_exists_in_installed_library(qualname):
+    assert resolve(CAT.apis[qualname].defined_at) is not None
+
+
+def test_entries_use_the_dialect_vocabulary():
+    for api in CAT.apis.values():
+        assert api.effect in EFFECTS and api.returns in KINDS
+
+
+def test_sync_apis_are_marked():
+    assert CAT.lookup("torch.Tensor.item").effect == "sync"
+    assert CAT.method("tf", "numpy").qualname == "tensorflow.Tensor.numpy"
+    assert CAT.lookup("no.such.api") is None
+
+
+def test_tensor_only_methods_are_torch_tensor_methods():
+    for name in CAT.tensor_only_methods:
+        assert CAT.method("torch", name) is not None, name

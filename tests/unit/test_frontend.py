@@ -1,0 +1,160 @@
+import pytest
+from torch_mlir import ir
+
+from harp_ir.analysis import span, string_attr, walk
+from harp_ir.frontend.lower import FrontendError, lower_source
+
+
+def ops(source, name=None):
+    module = lower_source(source, "t.py")
+    assert module.operation.verify()
+    found = list(walk(module.operation))
+    return [o for o in found if name is None or o.name == name]
+
+
+def calls(source):
+    return {string_attr(o, "qualname"): o for o in ops(source, "host.call")}
+
+
+def test_import_alias_resolves_calls(ctx):
+    c = calls("import torch.nn.functional as F\nF.relu(x)\n")
+    assert "torch.nn.functional.relu" in c
+
+
+def test_compat_v1_alias(ctx):
+    c = calls("import tensorflow.compat.v1 as tf\ns = tf.Session()\n")
+    assert "tensorflow.compat.v1.Session" in c
+
+
+def test_from_import_alias(ctx):
+    c = calls("from torch import nn as n\nlayer = n.Linear(2, 3)\n")
+    assert string_attr(c["torch.nn.Linear"], "harp.kind") == "module"
+
+
+def test_local_rebinding_of_a_library_module(ctx):
+    c = calls("import torch\nF = torch.nn.functional\ny = F.softmax(x, 1)\n")
+    assert "torch.nn.functional.softmax" in c
+
+
+def test_method_on_a_proved_tensor(ctx):
+    c = calls("import torch\nt = torch.ones(3)\nv = t.item()\n")
+    item = c["torch.Tensor.item"]
+    assert string_attr(item, "effect") == "sync"
+    assert "harp.receiver_reason" not in item.attributes
+
+
+def test_method_on_an_unknown_value_is_speculated_with_a_reason(ctx):
+    c = calls("import torch\ndef f(t):\n    return t.item()\n")
+    reason = string_attr(c["torch.Tensor.item"], "harp.receiver_reason")
+    assert "`t` is assumed to be a torch tensor" in reason
+
+
+def test_numpy_method_speculates_the_imported_framework(ctx):
+    c = calls("import tensorflow as tf\ndef f(t):\n    return t.numpy()\n")
+    assert "tensorflow.Tensor.numpy" in c
+
+
+def test_unknown_method_stays_unresolved(ctx):
+    c = calls("x.frobnicate()\n")
+    assert "" in c and string_attr(c[""], "effect") == "unknown"
+
+
+def test_shadowing_a_library_name_drops_the_resolution(ctx):
+    c = calls("import torch\ntorch = make()\ntorch.zeros(1)\n")
+    assert "torch.zeros" not in c
+
+
+def test_float_of_a_tensor_is_a_sync(ctx):
+    c = calls("import torch\nt = torch.randn(2)\nv = float(t)\nw = float('1.5')\n")
+    syncs = [o for o in ops("import torch\nt = torch.randn(2)\nv = float(t)\nw = float('1')\n",
+                            "host.call") if string_attr(o, "effect") == "sync"]
+    assert len(syncs) == 1 and string_attr(syncs[0], "harp.receiver") == "t"
+    assert "builtins.float" in c
+
+
+def test_tensor_condition_is_a_sync_truth(ctx):
+    truths = ops("import torch\nt = torch.zeros(1)\nif t > 0:\n    pass\nif 3:\n    pass\n",
+                 "host.truth")
+    assert [string_attr(t, "effect") for t in truths] == ["sync", ""]
+
+
+def test_dataloader_batches_are_speculated_tensors(ctx):
+    src = ("from torch.utils.data import DataLoader\nloader = DataLoader(ds)\n"
+           "for x, y in loader:\n    x.cpu()\n")
+    cpu = calls(src)["torch.Tensor.cpu"]
+    assert "DataLoader" in string_attr(cpu, "harp.receiver_reason")
+
+
+def test_nn_module_subclass_instances_are_modules(ctx):
+    src = ("import torch\nclass Net(torch.nn.Module):\n    def forward(self, x):\n"
+           "        return x\nnet = Net()\ny = net(torch.ones(1))\n")
+    kinds = [string_attr(o, "harp.kind") for o in ops(src, "host.call")]
+    assert "module" in kinds and "tensor" in kinds
+
+
+def test_every_op_has_a_file_location(ctx):
+    src = "import torch\nfor i in range(3):\n    x = torch.ones(i) + 1\n"
+    for op in ops(src):
+        where = span(op.location)
+        assert where is not None and where.file == "t.py", op.name
+
+
+def test_location_is_the_source_range(ctx):
+    call = ops("\n\nresult = compute(1, 2)\n", "host.call")[0]
+    where = span(call.location)
+    assert (where.line, where.col, where.end_line, where.end_col) == (3, 10, 3, 23)
+
+
+VALID_PYTHON = [
+    "async def f():\n    async for x in y:\n        await x\n"
+    "    async with a as b:\n        pass\n",
+    "match p:\n    case [x, y]:\n        pass\n    case _:\n        pass\n",
+    "f = lambda a, *b, **c: a\n",
+    "if (n := len(a)) > 10:\n    pass\n",
+    "def g():\n    x = 1\n    def h():\n        nonlocal x\n        x = 2\n    yield x\n",
+    "class A:\n    class B:\n        pass\n",
+    "try:\n    pass\nexcept* ValueError:\n    pass\n",
+    "x = [i for i in range(3) if i]\ny = {k: v for k, v in d}\nz = (i for i in a)\n",
+    "assert x, 'message'\nraise ValueError('x') from None\n",
+    "print(*a, sep='')\nx = a[1:2, ::3, ...]\n",
+    "def f(a, /, b, *, c=1):\n    return\n",
+    "x = 1\nreturn x\n",
+    "for i in x:\n    break\nelse:\n    pass\nwhile True:\n    continue\n",
+    "@decorator(arg)\n@other\nclass C(Base, metaclass=M):\n    x: int = 3\n",
+    "with open(f) as (a, b):\n    pass\n",
+    "global g\ng = 1\ndel a.b, c[1], d\n",
+    "s = 'a' 'b' f'{c!r:>{w}}'\n",
+    "x = 0x10 + 1e3 + 2j + 1_000\n",
+]
+
+
+@pytest.mark.parametrize("source", VALID_PYTHON)
+def test_valid_python_always_lowers_and_verifies(ctx, source):
+    assert ops(source) is not None
+
+
+def test_syntax_error_names_file_line_and_column(ctx):
+    with pytest.raises(FrontendError) as info:
+        lower_source("x = 1\ny = (\n", "bad.py")
+    e = info.value
+    assert (e.filename, e.line) == ("bad.py", 2) or e.line == 3
+    assert str(e).startswith("bad.py:")
+    assert ": error: " in str(e)
+
+
+def test_unlowered_constructs_are_opaque_with_unknown_effect(ctx):
+    opaque = ops("squares = [v * v for v in range(3)]\n", "host.opaque")
+    assert [string_attr(o, "kind") for o in opaque] == ["ListComp"]
+    assert string_attr(opaque[0], "effect") == "unknown"
+
+
+def test_loops_inside_opaque_statements_stay_visible(ctx):
+    loops = ops("try:\n    for x in xs:\n        x.item()\nexcept E:\n    pass\n", "host.for")
+    assert len(loops) == 1
+
+
+def test_module_op_records_name_and_file(ctx):
+    module = lower_source("pass\n", "pkg/mod.py")
+    mod = module.body.operations[0]
+    assert ir.StringAttr(mod.attributes["sym_name"]).value == "mod"
+    assert ir.StringAttr(mod.attributes["filename"]).value == "pkg/mod.py"

@@ -1,0 +1,36 @@
+from pathlib import Path
+
+from harp_ir.analysis import span
+from harp_ir.report import analyze_file, python_files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_example_hints_carry_assumptions(ctx):
+    hints = analyze_file(ROOT / "examples" / "torch_train.py")
+    assert [h.id for h in hints] == ["HARP201"]
+    h = hints[0]
+    assert "`loss.item()`" in h.message and "`for x, y` loop" in h.message
+    tensor = next(a for a in h.assumptions if a.kind == "tensor")
+    assert tensor.status == "speculated" and "module" in tensor.reason
+    assert h.to_json()["doc"].endswith("#harp201-host-sync-in-loop")
+
+
+def test_python_files_skips_virtualenvs_and_reports_missing(tmp_path):
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "x.py").write_text("")
+    (tmp_path / "b.py").write_text("")
+    (tmp_path / "a.py").write_text("")
+    files, missing = python_files([str(tmp_path), str(tmp_path / "nope.py")])
+    assert [f.name for f in files] == ["a.py", "b.py"]
+    assert missing == [str(tmp_path / "nope.py")]
+
+
+def test_span_parses_ranges_and_points(ctx):
+    from torch_mlir import ir
+
+    s = span(ir.Location.file("a.py", 3, 4, 5, 6))
+    assert (s.file, s.line, s.col, s.end_line, s.end_col) == ("a.py", 3, 4, 5, 6)
+    s = span(ir.Location.file("a.py", 3, 4))
+    assert (s.line, s.col, s.end_line, s.end_col) == (3, 4, 3, 4)
+    assert span(ir.Location.unknown()) is None

@@ -1,0 +1,24 @@
+"""`harp import F.py | harp-opt` round-trips for every example and lit input."""
+
+from pathlib import Path
+
+import pytest
+from torch_mlir import ir
+
+from harp_ir.frontend.lower import lower_file
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = sorted(p for p in [*ROOT.glob("examples/*.py"), *ROOT.glob("tests/lit/**/*.py")]
+                if "Output" not in p.parts and p.name not in ("lit.cfg.py", "broken.py",
+                                                               "expect_exit.py"))
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_pretty_and_generic_forms_reparse(ctx, path):
+    module = lower_file(path)
+    for generic in (False, True):
+        text = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=generic)
+        again = ir.Module.parse(text)
+        assert again.operation.verify()
+        assert again.operation.get_asm(enable_debug_info=True,
+                                       print_generic_op_form=generic) == text
