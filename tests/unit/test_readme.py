@@ -1,0 +1,16 @@
+"""The README's hint table is the one generated from the hint catalogue."""
+
+from pathlib import Path
+
+from harp_ir import hints
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_hint_table_is_generated_from_the_catalogue():
+    assert hints.markdown_table() in README
+
+
+def test_every_hint_has_a_readme_anchor():
+    for h in hints.HINTS:
+        assert f'<a id="{h.id.lower()}-{h.name}"></a>' in README
