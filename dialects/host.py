@@ -332,6 +332,38 @@ OPS: tuple[OpSpec, ...] = (
     OpSpec("host", "with", "`with a as x, b as y: body`", operands=("managers*",),
            regions=("body",),
            doc="The body has one block argument per manager: the value `__enter__` returned."),
+    OpSpec("host", "comprehension", "a list/set/dict comprehension or generator expression",
+           results=("result",), regions=("body",),
+           attrs=(Attr("kind", "string", "list, set, dict or generator"),),
+           doc="The body holds the comprehension's loops as host.for (and its conditions as "
+               "host.if), with host.append of each element innermost, so loop analyses see "
+               "into it. A generator is modelled as evaluated at once."),
+    OpSpec("host", "append", "add an element (or, for a dict, key and value) to the "
+                             "enclosing host.comprehension", operands=("values*",)),
+    OpSpec("host", "await", "`await value`", operands=("value",), results=("result",)),
+    OpSpec("host", "yield_value", "`yield value` / `yield from value`; the result is what "
+                                  "the generator is sent", operands=("value",),
+           results=("result",),
+           attrs=(Attr("from", "bool", "true for `yield from`", False),)),
+    OpSpec("host", "assert", "`assert test, message`", operands=("operands*",)),
+    OpSpec("host", "try", "`try: body except...: handlers else: orelse finally: finalbody`",
+           regions=("body", "handlers", "orelse", "finalbody"),
+           attrs=(Attr("star", "bool", "true for `except*`", False),),
+           doc="The handlers region holds one host.except per handler, in order. Analyses "
+               "treat any op of the body as possibly skipped."),
+    OpSpec("host", "except", "one `except Type as name:` handler", operands=("type",),
+           attrs=(Attr("name", "string", "the `as` name, \"\" if none"),),
+           regions=("body",), doc="A bare `except:` has a None constant as its type. The "
+                                  "body's one block argument is the exception."),
+    OpSpec("host", "match", "`match subject:`", operands=("subject",), regions=("cases",),
+           doc="The cases region holds one host.case per case, in order."),
+    OpSpec("host", "case", "one `case pattern if guard:`",
+           attrs=(Attr("pattern", "string", "the pattern's source text"),
+                  Attr("captures", "array", "the names the pattern binds")),
+           regions=("guard", "body"),
+           doc="The guard region ends with hostcf.condition (true when there is no guard); "
+               "the body has one block argument per captured name, in the order of "
+               "`captures`, and stores them first."),
     OpSpec("host", "to_graph", "a host value enters the computation graph",
            operands=("value",), results=("result",), any_typed=True,
            attrs=(Attr("framework", "string", "torch or tf"),)),

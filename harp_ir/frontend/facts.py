@@ -23,6 +23,8 @@ class Fact:
     qualname: str = ""  # for library objects (modules, functions): what they resolve to
     parts: tuple[Fact, ...] = ()  # for tuples: the facts of the elements
     element: Fact | None = None  # for iterables: the fact of each element
+    returns: Fact | None = None  # for functions: the fact of what they return
+    effects: tuple[str, ...] = ()  # for user functions: their effect summary
 
     def speculated(self, reason: str) -> Fact:
         return replace(self, status="speculated", reason=reason)

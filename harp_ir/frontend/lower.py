@@ -19,6 +19,7 @@ from torch_mlir import ir
 
 from harp_ir import catalogue as api_catalogue
 from harp_ir.frontend.facts import UNKNOWN, Fact, attach, framework_of
+from harp_ir.frontend.summaries import annotate_function, annotate_loop
 
 
 class FrontendError(Exception):
@@ -66,6 +67,7 @@ class Scope:
     kind: str  # "module", "function", "class"
     facts: dict[str, Fact] = field(default_factory=dict)
     declared: dict[str, str] = field(default_factory=dict)  # name -> "global"/"nonlocal"
+    returns: list[Fact] = field(default_factory=list)  # facts of the values returned
 
 
 class Lowerer:
@@ -168,6 +170,13 @@ class Lowerer:
             if f.status == "speculated":
                 result = result.speculated(f.reason)
             return result, qualname, effect
+        if f.kind == "function" and not qualname:
+            effect = _summary_effect(f.effects)
+            r = f.returns
+            if r is not None and r.kind != "unknown":
+                why = r.reason or f"{callee.name or 'the function'} returns a {r.kind}"
+                return Fact(r.kind, r.framework, r.status, why, r.qualname), "", effect
+            return UNKNOWN, "", effect
         if f.kind == "module":
             return (Fact("tensor", f.framework, "speculated",
                          f"calling {callee.name or 'a model'} (a {f.framework} module) is "
@@ -273,6 +282,7 @@ class Lowerer:
         if self.scopes[-1].kind != "function":
             self.op("hostcf.raise", stmt, [value.value])  # `return` outside a function
             return True
+        self.scopes[-1].returns.append(value.fact)
         self.op("hostcf.return", stmt, [value.value])
         return True
 
@@ -314,8 +324,61 @@ class Lowerer:
                 self.opaque_statement(stmt)
 
     def stmt_Assert(self, stmt):
-        test = self.truth(self.expr(stmt.test), stmt.test)
-        self.opaque_statement(stmt, [test])
+        operands = [self.truth(self.expr(stmt.test), stmt.test)]
+        if stmt.msg is not None:
+            operands.append(self.expr(stmt.msg).value)
+        self.op("host.assert", stmt, operands)
+
+    def stmt_Try(self, stmt, star=False):
+        op = self.op("host.try", stmt, regions=4)
+        if star:
+            op.attributes["star"] = ir.BoolAttr.get(True)
+        self.region_body(op, 0, stmt.body)
+        self.push(self.block(op, 1))
+        for handler in stmt.handlers:
+            kind = self.expr(handler.type) if handler.type is not None else self.none(handler)
+            name = handler.name.name.value if handler.name is not None and isinstance(
+                handler.name.name, cst.Name) else ""
+            h = self.op("host.except", handler, [kind.value], regions=1,
+                        attrs={"name": s(name)})
+
+            def bind(block, handler=handler):
+                if handler.name is not None:
+                    self.assign(handler.name.name, V(block.arguments[0]))
+
+            self.region_body(h, 0, handler.body, nargs=1, prologue=bind)
+        self.op("hostcf.yield", stmt)
+        self.pop()
+        self.region_body(op, 2, stmt.orelse.body if stmt.orelse is not None else None)
+        self.region_body(op, 3, stmt.finalbody.body if stmt.finalbody is not None else None)
+
+    def stmt_TryStar(self, stmt):
+        self.stmt_Try(stmt, star=True)
+
+    def stmt_Match(self, stmt):
+        subject = self.expr(stmt.subject)
+        op = self.op("host.match", stmt, [subject.value], regions=1)
+        self.push(self.block(op, 0))
+        for case in stmt.cases:
+            captures = list(dict.fromkeys(_pattern_captures(case.pattern)))
+            c = self.op("host.case", case, regions=2, attrs={
+                "pattern": s(self.code(case.pattern)),
+                "captures": ir.ArrayAttr.get([s(n) for n in captures])})
+
+            def bind(block, captures=captures, case=case):
+                for name, arg in zip(captures, block.arguments, strict=True):
+                    self.store(case.pattern, name, V(arg))
+
+            self.push(self.block(c, 0))
+            if case.guard is not None:
+                guard = self.truth(self.expr(case.guard), case.guard)
+            else:
+                guard = self.constant(case, True, "bool").value
+            self.op("hostcf.condition", case.guard or case, [guard])
+            self.pop()
+            self.region_body(c, 1, case.body, nargs=len(captures), prologue=bind)
+        self.op("hostcf.yield", stmt)
+        self.pop()
 
     def stmt_Import(self, stmt):
         for alias in stmt.names:
@@ -375,9 +438,6 @@ class Lowerer:
             self.region_body(op, 1, orelse.body if orelse is not None else None)
 
     def stmt_For(self, stmt):
-        if stmt.asynchronous is not None:
-            self.opaque_statement(stmt, reason="async for")
-            return False
         iterable = self.expr(stmt.iter)
         op = self.op("host.for", stmt, [iterable.value], regions=2,
                      attrs={"target": s(self.code(stmt.target))})
@@ -385,6 +445,9 @@ class Lowerer:
         self.region_body(op, 0, stmt.body, nargs=1,
                          prologue=lambda b: self.assign(stmt.target, V(b.arguments[0], element)))
         self.region_body(op, 1, stmt.orelse.body if stmt.orelse is not None else None)
+        if stmt.asynchronous is not None:
+            op.attributes["async"] = ir.UnitAttr.get()
+        annotate_loop(op)
 
     def stmt_While(self, stmt):
         op = self.op("host.while", stmt, regions=3)
@@ -394,13 +457,16 @@ class Lowerer:
         self.pop()
         self.region_body(op, 1, stmt.body)
         self.region_body(op, 2, stmt.orelse.body if stmt.orelse is not None else None)
+        annotate_loop(op)
 
     def stmt_With(self, stmt):
-        if stmt.asynchronous is not None:
-            self.opaque_statement(stmt, reason="async with")
-            return False
         managers = [self.expr(item.item) for item in stmt.items]
         op = self.op("host.with", stmt, [m.value for m in managers], regions=1)
+        if stmt.asynchronous is not None:
+            op.attributes["async"] = ir.UnitAttr.get()
+        contexts = [_qualname_of(m) for m in managers]
+        if any(contexts):
+            op.attributes["harp.contexts"] = ir.ArrayAttr.get([s(c) for c in contexts])
 
         def bind_targets(block):
             for item, arg in zip(stmt.items, block.arguments, strict=True):
@@ -411,7 +477,42 @@ class Lowerer:
 
     def stmt_FunctionDef(self, stmt):
         decorators = [self.expr(d.decorator) for d in stmt.decorators]
-        params = stmt.params
+
+        def body(op, nargs, bind_params):
+            self.region_body(op, 0, stmt.body, "hostcf.return", nargs, bind_params)
+
+        result, op = self.function(stmt, stmt.name.value, stmt.params, body)
+        if stmt.asynchronous is not None:
+            op.attributes["async"] = ir.UnitAttr.get()
+        names = [_qualname_of(d) or self.code(node.decorator)
+                 for d, node in zip(decorators, stmt.decorators, strict=True)]
+        if names:
+            op.attributes["harp.decorators"] = ir.ArrayAttr.get([s(n) for n in names])
+        for d, node, name in reversed(list(zip(decorators, stmt.decorators, names,
+                                               strict=True))):
+            call = self.op("host.call", node, [d.value, result.value], 1,
+                           {"kwnames": ir.ArrayAttr.get([s("")])})
+            if _qualname_of(d):
+                call.attributes["qualname"] = s(name)
+            fact = result.fact if name in _TRANSPARENT_DECORATORS else Fact("function")
+            result = V(call.result, fact, stmt.name.value)
+        self.store(stmt.name, stmt.name.value, result)
+
+    def expr_Lambda(self, node):
+        def body(op, nargs, bind_params):
+            block = self.block(op, 0, nargs)
+            self.push(block)
+            bind_params(block)
+            value = self.expr(node.body)
+            self.scopes[-1].returns.append(value.fact)
+            self.op("hostcf.return", node.body, [value.value])
+            self.pop()
+
+        return self.function(node, "<lambda>", node.params, body)[0]
+
+    def function(self, node, name, params, lower_body) -> tuple[V, ir.Operation]:
+        """A host.func for a def or a lambda, with its parameters bound as slots, its
+        effect summary and the fact of what it returns."""
         entries = [(p, "posonly") for p in params.posonly_params]
         entries += [(p, "positional") for p in params.params]
         if isinstance(params.star_arg, cst.Param):
@@ -420,15 +521,14 @@ class Lowerer:
         if params.star_kwarg is not None:
             entries.append((params.star_kwarg, "kwarg"))
         defaults = [self.expr(p.default).value for p, _ in entries if p.default is not None]
-        op = self.op("host.func", stmt, defaults, 1, {
-            "sym_name": s(stmt.name.value),
+        op = self.op("host.func", node, defaults, 1, {
+            "sym_name": s(name),
             "arg_names": ir.ArrayAttr.get([s(p.name.value) for p, _ in entries]),
             "arg_kinds": ir.ArrayAttr.get([s(k) for _, k in entries]),
         }, regions=1)
-        if stmt.asynchronous is not None:
-            op.attributes["async"] = ir.UnitAttr.get()
         enclosing = self.scopes[-1]
-        self.scopes.append(Scope("function"))
+        scope = Scope("function")
+        self.scopes.append(scope)
 
         def bind_params(block):
             for i, ((p, _), arg) in enumerate(zip(entries, block.arguments, strict=True)):
@@ -439,16 +539,11 @@ class Lowerer:
                     fact = Fact("module", fw, "proved", "self of a module subclass")
                 self.store(p.name, p.name.value, V(arg, fact))
 
-        self.region_body(op, 0, stmt.body, "hostcf.return", len(entries), bind_params)
+        lower_body(op, len(entries), bind_params)
         self.scopes.pop()
-        result = V(op.result, Fact("function"), stmt.name.value)
-        for d, node in reversed(list(zip(decorators, stmt.decorators, strict=True))):
-            call = self.op("host.call", node, [d.value, result.value], 1,
-                           {"kwnames": ir.ArrayAttr.get([s("")])})
-            if d.fact.qualname:
-                call.attributes["qualname"] = s(d.fact.qualname)
-            result = V(call.result, Fact("function"), stmt.name.value)
-        self.store(stmt.name, stmt.name.value, result)
+        effects = annotate_function(op)
+        fact = Fact("function", returns=_merge(scope.returns), effects=tuple(effects))
+        return V(op.result, fact, name), op
 
     def stmt_ClassDef(self, stmt):
         bases = [self.expr(a.value) for a in stmt.bases]
@@ -741,6 +836,81 @@ class Lowerer:
                 entries += [self.expr(e.key).value, self.expr(e.value).value]
         return V(self.op("host.dict", node, entries, 1).result)
 
+    def expr_NamedExpr(self, node):
+        value = self.expr(node.value)
+        self.assign(node.target, value)
+        return value
+
+    def expr_Await(self, node):
+        value = self.expr(node.expression)
+        return V(self.op("host.await", node, [value.value], 1).result)
+
+    def expr_Yield(self, node):
+        attrs = {}
+        if isinstance(node.value, cst.From):
+            value = self.expr(node.value.item)
+            attrs["from"] = ir.BoolAttr.get(True)
+        else:
+            value = self.expr(node.value) if node.value is not None else self.none(node)
+        return V(self.op("host.yield_value", node, [value.value], 1, attrs).result)
+
+    def expr_ListComp(self, node):
+        return self.comprehension(node, "list", [node.elt])
+
+    def expr_SetComp(self, node):
+        return self.comprehension(node, "set", [node.elt])
+
+    def expr_GeneratorExp(self, node):
+        return self.comprehension(node, "generator", [node.elt])
+
+    def expr_DictComp(self, node):
+        return self.comprehension(node, "dict", [node.key, node.value])
+
+    def comprehension(self, node, kind, elements) -> V:
+        """A comprehension as the loops it is: host.for / host.if nests around host.append."""
+        op = self.op("host.comprehension", node, results=1, regions=1, attrs={"kind": s(kind)})
+        parent = self.scopes[-1]
+        self.scopes.append(Scope("comprehension", dict(parent.facts), dict(parent.declared)))
+        self.push(self.block(op, 0))
+        self.comprehension_for(node.for_in, elements)
+        self.op("hostcf.yield", node)
+        self.pop()
+        self.scopes.pop()
+        return V(op.result)
+
+    def comprehension_for(self, comp: cst.CompFor, elements) -> None:
+        iterable = self.expr(comp.iter)
+        loop = self.op("host.for", comp, [iterable.value], regions=2,
+                       attrs={"target": s(self.code(comp.target))})
+        if comp.asynchronous is not None:
+            loop.attributes["async"] = ir.UnitAttr.get()
+        body = self.block(loop, 0, 1)
+        self.push(body)
+        self.assign(comp.target, V(body.arguments[0], _element_fact(iterable.fact)))
+        closers = 0
+        for cond in comp.ifs:
+            test = self.truth(self.expr(cond.test), cond.test)
+            branch = self.op("host.if", cond, [test], regions=2)
+            self.push(self.block(branch, 1))
+            self.op("hostcf.yield", cond)
+            self.pop()
+            self.push(self.block(branch, 0))
+            closers += 1
+        if comp.inner_for_in is not None:
+            self.comprehension_for(comp.inner_for_in, elements)
+        else:
+            values = [self.expr(e).value for e in elements]
+            self.op("host.append", comp, values)
+        for _ in range(closers):
+            self.op("hostcf.yield", comp)
+            self.pop()
+        self.op("hostcf.yield", comp)
+        self.pop()
+        self.push(self.block(loop, 1))
+        self.op("hostcf.yield", comp)
+        self.pop()
+        annotate_loop(loop)
+
     def expr_IfExp(self, node):
         cond = self.truth(self.expr(node.test), node.test)
         op = self.op("host.if", node, [cond], 1, regions=2)
@@ -779,6 +949,63 @@ def _nested_suites(stmt):
         yield "ExceptHandler", handler.body
     for case in getattr(stmt, "cases", ()) or ():
         yield "MatchCase", case.body
+
+
+#: decorators that keep what the function returns and does
+_TRANSPARENT_DECORATORS = frozenset({
+    "tensorflow.function", "torch.compile", "torch.no_grad", "torch.inference_mode",
+    "torch.jit.script", "functools.wraps", "functools.cache", "functools.lru_cache",
+})
+
+
+def _qualname_of(v: V) -> str:
+    """The library name a value resolves to: itself (`tf.function`) or the call that made
+    it (`torch.no_grad()`)."""
+    if v.fact.qualname:
+        return v.fact.qualname
+    owner = v.value.owner
+    attrs = owner.attributes if isinstance(owner, (ir.Operation, ir.OpView)) else {}
+    return ir.StringAttr(attrs["qualname"]).value if "qualname" in attrs else ""
+
+
+def _summary_effect(effects: tuple[str, ...]) -> str:
+    """The effect of a call to a user function with this summary."""
+    for summary, effect in (("unknown", "unknown"), ("mutates-globals", "unknown"),
+                            ("mutates-argument", "mutate"), ("io", "io"),
+                            ("random", "random"), ("pure", "pure")):
+        if summary in effects:
+            return effect
+    return "unknown"
+
+
+def _merge(facts: list[Fact]) -> Fact | None:
+    """What a function returns, when every `return` agrees on the kind."""
+    kinds = {(f.kind, f.framework) for f in facts}
+    if len(kinds) != 1 or facts[0].kind == "unknown":
+        return None
+    status = "speculated" if any(f.status == "speculated" for f in facts) else "proved"
+    return Fact(facts[0].kind, facts[0].framework, status, facts[0].reason)
+
+
+def _pattern_captures(pattern) -> list[str]:
+    """The names a match pattern binds, in source order."""
+    names = []
+
+    class Captures(cst.CSTVisitor):
+        def visit_MatchAs(self, node):
+            if node.name is not None:
+                names.append(node.name.value)
+
+        def visit_MatchStar(self, node):
+            if node.name is not None:
+                names.append(node.name.value)
+
+        def visit_MatchMapping(self, node):
+            if node.rest is not None:
+                names.append(node.rest.value)
+
+    pattern.visit(Captures())
+    return names
 
 
 def _arith_fact(lhs: V, rhs: V) -> Fact:
