@@ -361,9 +361,9 @@ OPS: tuple[OpSpec, ...] = (
            attrs=(Attr("pattern", "string", "the pattern's source text"),
                   Attr("captures", "array", "the names the pattern binds")),
            regions=("guard", "body"),
-           doc="The guard region ends with hostcf.condition (true when there is no guard); "
-               "the body has one block argument per captured name, in the order of "
-               "`captures`, and stores them first."),
+           doc="Both regions have one block argument per captured name, in the order of "
+               "`captures`, and store them first; the guard region ends with "
+               "hostcf.condition (true when there is no guard)."),
     OpSpec("host", "to_graph", "a host value enters the computation graph",
            operands=("value",), results=("result",), any_typed=True,
            attrs=(Attr("framework", "string", "torch or tf"),)),

@@ -9,7 +9,8 @@ from torch_mlir import ir
 
 from harp_ir import hints
 from harp_ir.analysis import Assumption, Span, span, walk
-from harp_ir.frontend.lower import lower_file
+from harp_ir.diagnostics import format_mlir_error
+from harp_ir.frontend.lower import lower_file, lower_program
 from harp_ir.passes import ANALYSIS_PIPELINE
 from harp_ir.pipeline import build
 
@@ -61,6 +62,27 @@ def analyze_module(module: ir.Module) -> list[Hint]:
 def analyze_file(path: str | Path) -> list[Hint]:
     """Lower and analyse one file. Needs a current harp context."""
     return analyze_module(lower_file(path))
+
+
+def analyze_paths(paths: list[str]) -> tuple[list[Hint], list[str]]:
+    """Analyse files and directories; each directory is one program (its files import
+    each other). Returns the hints and the error lines. Needs a current harp context."""
+    found, errors = [], []
+    for arg in map(Path, paths):
+        if arg.is_dir():
+            files, root = python_files([str(arg)])[0], arg
+        elif arg.is_file():
+            files, root = [arg], arg.parent
+        else:
+            errors.append(f"{arg}: error: no such file or directory")
+            continue
+        module, failed = lower_program(files, root)
+        errors += [str(e) for e in failed]
+        try:
+            found += analyze_module(module)
+        except ir.MLIRError as e:
+            errors += format_mlir_error(e, str(arg))
+    return found, errors
 
 
 def python_files(paths: list[str]) -> tuple[list[Path], list[str]]:

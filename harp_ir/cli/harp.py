@@ -12,13 +12,10 @@ import argparse
 import json
 import sys
 
-from torch_mlir import ir
-
 from harp_ir import hints
 from harp_ir.context import make_context
-from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import FrontendError, lower_file
-from harp_ir.report import analyze_file, python_files
+from harp_ir.report import analyze_paths
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,17 +56,8 @@ def cmd_import(args) -> int:
 
 
 def cmd_analyze(args) -> int:
-    files, missing = python_files(args.paths)
-    errors = [f"{m}: error: no such file or directory" for m in missing]
-    found = []
     with make_context():
-        for path in files:
-            try:
-                found += analyze_file(path)
-            except FrontendError as e:
-                errors.append(str(e))
-            except ir.MLIRError as e:
-                errors += format_mlir_error(e, str(path))
+        found, errors = analyze_paths(args.paths)
     if args.format == "json":
         json.dump({"version": 1, "hints": [h.to_json() for h in found], "errors": errors},
                   sys.stdout, indent=2)

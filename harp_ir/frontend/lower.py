@@ -10,6 +10,7 @@ valid Python.
 from __future__ import annotations
 
 import builtins
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,7 +72,10 @@ class Scope:
 
 
 class Lowerer:
-    def __init__(self, tree: cst.Module, filename: str):
+    def __init__(self, tree: cst.Module, filename: str, program: Program | None = None,
+                 module_name: str = ""):
+        self.program = program
+        self.module_name = module_name or Path(filename).stem
         self.tree = tree
         self.positions = _positions(tree)
         self.filename = filename
@@ -80,6 +84,7 @@ class Lowerer:
         self.ips: list[ir.InsertionPoint] = []
         self.scopes: list[Scope] = [Scope("module")]
         self.frameworks: set[str] = set()
+        self.dynamic: list[tuple[str, str, cst.CSTNode]] = []  # (feature, detail, node)
 
     # --- building blocks -------------------------------------------------------------
 
@@ -188,17 +193,27 @@ class Lowerer:
 
     # --- statements --------------------------------------------------------------------
 
-    def lower_module(self, module_op_name: str) -> ir.Module:
+    def lower_module(self) -> ir.Module:
         module = ir.Module.create(loc=ir.Location.file(self.filename, 1, 1))
-        self.ips.append(ir.InsertionPoint(module.body))
+        self.lower_into(module.body)
+        return module
+
+    def lower_into(self, body: ir.Block) -> None:
+        """Append this file's host.module to `body` (a builtin.module's block)."""
+        self.ips.append(ir.InsertionPoint(body))
         mod = self.op("host.module", self.tree, regions=1,
-                      attrs={"sym_name": s(module_op_name), "filename": s(self.filename)})
+                      attrs={"sym_name": s(self.module_name), "filename": s(self.filename)})
         self.push(self.block(mod, 0))
         if not self.lower_body(self.tree.body):
             self.op("hostcf.yield", self.tree)
+        if self.dynamic:
+            mod.attributes["harp.dynamic"] = ir.ArrayAttr.get([ir.DictAttr.get({
+                "feature": s(feature), "detail": s(detail),
+                "line": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                           self.positions[node].start.line)})
+                for feature, detail, node in self.dynamic])
         self.pop()
         self.pop()
-        return module
 
     def lower_body(self, statements) -> bool:
         """Lower a statement list; True if it ends in a terminator (the rest is dead)."""
@@ -369,7 +384,8 @@ class Lowerer:
                 for name, arg in zip(captures, block.arguments, strict=True):
                     self.store(case.pattern, name, V(arg))
 
-            self.push(self.block(c, 0))
+            self.push(self.block(c, 0, len(captures)))
+            bind(self.ips[-1].block)
             if case.guard is not None:
                 guard = self.truth(self.expr(case.guard), case.guard)
             else:
@@ -401,6 +417,13 @@ class Lowerer:
             self.import_binding(alias, module, name, bound, level)
 
     def import_binding(self, node, module, name, bound, level):
+        if level and self.program is not None:  # relative: resolve against this package
+            package = self.module_name.split(".")
+            if Path(self.filename).name != "__init__.py":
+                package = package[:-1]
+            if level - 1 <= len(package):
+                base = package[: len(package) - (level - 1)]
+                module, level = ".".join(base + ([module] if module else [])), 0
         qualname = module if name is None else (f"{module}.{name}" if module else name)
         attrs = {"module": s(module), "qualname": s(qualname)}
         if name is not None:
@@ -418,7 +441,12 @@ class Lowerer:
             self.store(node, bound, V(op.result))
 
     def library_fact(self, qualname: str) -> Fact:
-        """The fact for a value that is (an attribute path into) a library."""
+        """The fact for a value that is (an attribute path into) a library, or into a module
+        of the analysed program (then it is what that module binds the name to)."""
+        if self.program is not None:
+            fact = self.program.resolve(qualname)
+            if fact is not None:
+                return fact
         if qualname in _MODULE_BASES:
             return Fact("library", _MODULE_BASES[qualname], qualname=qualname)
         return Fact("library", framework_of(qualname), qualname=qualname)
@@ -575,10 +603,15 @@ class Lowerer:
             self.store(target, target.value, value)
         elif isinstance(target, cst.Attribute):
             obj = self.expr(target.value)
+            if obj.fact.kind == "library" and obj.fact.qualname:
+                self.dynamic.append(("monkey-patch", f"{obj.fact.qualname}.{target.attr.value}",
+                                     target))
             self.op("host.setattr", target, [obj.value, value.value],
                     attrs={"attr": s(target.attr.value)})
         elif isinstance(target, cst.Subscript):
             obj = self.expr(target.value)
+            if _qualname_of(obj) in ("builtins.globals", "builtins.vars", "builtins.locals"):
+                self.dynamic.append(("write to globals()", self.code(target), target))
             self.op("host.setitem", target, [obj.value, self.index(target).value, value.value])
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = target.elements
@@ -648,6 +681,7 @@ class Lowerer:
             args.append(self.expr(a.value))
             kwnames.append(a.star or (a.keyword.value if a.keyword is not None else ""))
         fact, qualname, effect = self.call_result(callee, args)
+        self.note_dynamic_call(node, qualname)
         attrs = {"kwnames": ir.ArrayAttr.get([s(k) for k in kwnames])}
         if receiver is not None:
             attrs["method"] = s(node.func.attr.value)
@@ -667,6 +701,17 @@ class Lowerer:
                 op.attributes["harp.receiver_reason"] = s(args[0].fact.reason)
         attach(op, fact)
         return V(op.result, fact, callee.name + "()" if callee.name else "")
+
+    def note_dynamic_call(self, node: cst.Call, qualname: str) -> None:
+        """Record the dynamic features that can defeat the analysis (HARP's speculation
+        must lower its confidence where they appear)."""
+        if qualname in _DYNAMIC_CALLS:
+            self.dynamic.append((_DYNAMIC_CALLS[qualname], self.code(node.func), node))
+        elif qualname in ("builtins.setattr", "builtins.getattr", "builtins.delattr"):
+            name = node.args[1].value if len(node.args) > 1 else None
+            if not isinstance(name, cst.SimpleString):
+                self.dynamic.append((f"{qualname.removeprefix('builtins.')} with a "
+                                     "non-constant name", self.code(node), node))
 
     def method_callee(self, func: cst.Attribute, receiver: V) -> V:
         """The callee of `receiver.name(...)`, with the method resolved where the receiver's
@@ -951,6 +996,13 @@ def _nested_suites(stmt):
         yield "MatchCase", case.body
 
 
+#: calls that make names or code at run time: analysis facts near them are speculative
+_DYNAMIC_CALLS = {
+    "builtins.eval": "eval", "builtins.exec": "exec", "builtins.compile": "compile",
+    "builtins.__import__": "__import__", "importlib.import_module": "importlib",
+    "importlib.reload": "importlib",
+}
+
 #: decorators that keep what the function returns and does
 _TRANSPARENT_DECORATORS = frozenset({
     "tensorflow.function", "torch.compile", "torch.no_grad", "torch.inference_mode",
@@ -1000,7 +1052,7 @@ def _pattern_captures(pattern) -> list[str]:
             if node.name is not None:
                 names.append(node.name.value)
 
-        def visit_MatchMapping(self, node):
+        def leave_MatchMapping(self, node):
             if node.rest is not None:
                 names.append(node.rest.value)
 
@@ -1039,6 +1091,82 @@ def _part_facts(value: Fact, n: int) -> list[Fact]:
     return [UNKNOWN] * n
 
 
+class Program:
+    """Several files lowered as one program, into one builtin.module: imports between them
+    resolve to what the imported module binds (functions with their return facts and
+    effect summaries, classes, tensors...)."""
+
+    def __init__(self, files: dict[str, Path]):
+        self.files = files  # dotted module name -> path
+        self.exports: dict[str, dict[str, Fact]] = {}
+        self.errors: list[FrontendError] = []
+        self.module = ir.Module.create(loc=ir.Location.unknown())
+        self._busy: set[str] = set()
+
+    @staticmethod
+    def from_paths(paths: list[Path], root: Path | None = None) -> Program:
+        files = {}
+        for path in paths:
+            rel = path.relative_to(root) if root is not None else Path(path.name)
+            parts = list(rel.with_suffix("").parts)
+            if parts[-1] == "__init__" and len(parts) > 1:
+                parts.pop()
+            files[".".join(parts)] = path
+        return Program(files)
+
+    def lower_all(self) -> ir.Module:
+        for name in self.files:
+            self.lower(name)
+        return self.module
+
+    def lower(self, name: str) -> None:
+        if name in self.exports or name in self._busy:
+            return  # done, or an import cycle: the partial exports are what Python sees
+        self._busy.add(name)
+        path = self.files[name]
+        try:
+            tree = _parse(_read(path), str(path))
+        except FrontendError as e:
+            self.errors.append(e)
+            self.exports[name] = {}
+            return
+        lowerer = Lowerer(tree, str(path), self, name)
+        lowerer.lower_into(self.module.body)
+        self.exports[name] = lowerer.scopes[0].facts
+        self._busy.discard(name)
+
+    def resolve(self, qualname: str) -> Fact | None:
+        """`pkg.mod.name` -> the fact `pkg.mod` binds `name` to, lowering it first."""
+        parts = qualname.split(".")
+        for i in range(len(parts), 0, -1):
+            mod = ".".join(parts[:i])
+            if mod in self.files:
+                rest = parts[i:]
+                if not rest:
+                    return Fact("library", qualname=mod)
+                self.lower(mod)
+                fact = self.exports.get(mod, {}).get(rest[0])
+                return fact if fact is not None and len(rest) == 1 else UNKNOWN
+        return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise FrontendError(str(path), 1, 1, f"cannot decode as UTF-8: {e.reason}") from None
+    except OSError as e:
+        raise FrontendError(str(path), 1, 1, e.strerror or str(e)) from None
+
+
+def _parse(source: str, filename: str) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as e:
+        message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
+        raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
+
+
 def _positions(tree: cst.Module) -> dict:
     """Source ranges of every node. Runs libcst's PositionProvider directly: through
     MetadataWrapper.resolve the same result costs twice as long (an extra batched visit of
@@ -1050,21 +1178,16 @@ def _positions(tree: cst.Module) -> dict:
 
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
-    try:
-        tree = cst.parse_module(source)
-    except cst.ParserSyntaxError as e:
-        raise FrontendError(filename, e.raw_line, e.raw_column + 1,
-                            e.message.splitlines()[0]) from None
-    name = module_name or Path(filename).stem
-    return Lowerer(tree, filename).lower_module(name)
+    return Lowerer(_parse(source, filename), filename, None, module_name).lower_module()
 
 
 def lower_file(path: str | Path, module_name: str = "") -> ir.Module:
     path = Path(path)
-    try:
-        source = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise FrontendError(str(path), 1, 1, f"cannot decode as UTF-8: {e.reason}") from None
-    except OSError as e:
-        raise FrontendError(str(path), 1, 1, e.strerror or str(e)) from None
-    return lower_source(source, str(path), module_name)
+    return lower_source(_read(path), str(path), module_name)
+
+
+def lower_program(paths: list[Path], root: Path | None = None) -> tuple[ir.Module,
+                                                                        list[FrontendError]]:
+    """Lower several files as one program (see Program); syntax errors are collected."""
+    program = Program.from_paths(paths, root)
+    return program.lower_all(), program.errors

@@ -14,7 +14,7 @@ def step(x, y=2, *rest, scale, **options):
 # CHECK: "host.load"() {name = "counter", scope = "global"}
 # CHECK: "host.store"(%{{.*}}) {name = "counter", scope = "global"}
 # CHECK: "hostcf.return"
-# CHECK-NEXT: }) {arg_kinds = ["positional", "positional", "vararg", "kwonly", "kwarg"], arg_names = ["x", "y", "rest", "scale", "options"], sym_name = "step"}
+# CHECK-NEXT: }) {arg_kinds = ["positional", "positional", "vararg", "kwonly", "kwarg"], arg_names = ["x", "y", "rest", "scale", "options"], harp.decorators = ["tensorflow.function"], harp.effects = ["mutates-globals"], sym_name = "step"}
 # CHECK-NEXT: %[[D:.*]] = "host.call"(%[[DEC]], %[[FN]]) {kwnames = [""], qualname = "tensorflow.function"}
 # CHECK-NEXT: "host.store"(%[[D]]) {name = "step"}
 
@@ -23,4 +23,4 @@ def no_return():
 # CHECK: "host.func"() ({
 # CHECK-NEXT: %[[NONE:.*]] = "host.constant"() {kind = "none", value}
 # CHECK-NEXT: "hostcf.return"(%[[NONE]])
-# CHECK-NEXT: }) {arg_kinds = [], arg_names = [], sym_name = "no_return"}
+# CHECK-NEXT: }) {arg_kinds = [], arg_names = [], harp.effects = ["pure"], sym_name = "no_return"}

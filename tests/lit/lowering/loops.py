@@ -19,7 +19,8 @@ else:
 # CHECK-NEXT: "host.constant"() {kind = "bool", value = true}
 # CHECK-NEXT: "host.store"(%{{.*}}) {name = "done"}
 # CHECK-NEXT: "hostcf.yield"() : () -> ()
-# CHECK-NEXT: }) {target = "i, x"}
+# The loop records the slots it writes (aliasing speculated away).
+# CHECK-NEXT: }) {harp.mutates = ["done", "i", "total", "x"], harp.mutates_status = "speculated", target = "i, x"}
 
 while n > 0:
     n -= 1
