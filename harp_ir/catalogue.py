@@ -28,15 +28,15 @@ class Catalogue:
     apis: dict[str, Api]
     #: method names that only tensors have: `x.item()` on an unknown `x` speculates a tensor
     tensor_only_methods: frozenset[str]
-    #: receiver-kind prefixes for method lookup, by framework
-    tensor_class: dict[str, str]
+    #: "kind.framework" -> the class whose methods a value of that kind has
+    kind_class: dict[str, str]
 
     def lookup(self, qualname: str | None) -> Api | None:
         return self.apis.get(qualname) if qualname else None
 
-    def method(self, framework: str, name: str) -> Api | None:
-        """The API of `t.name(...)` for a tensor `t` of `framework` ("torch" or "tf")."""
-        cls = self.tensor_class.get(framework)
+    def method(self, framework: str, name: str, kind: str = "tensor") -> Api | None:
+        """The API of `v.name(...)` for a value `v` of `kind` from `framework`."""
+        cls = self.kind_class.get(f"{kind}.{framework}")
         return self.apis.get(f"{cls}.{name}") if cls else None
 
 
@@ -46,6 +46,8 @@ def _flatten(table: dict, prefix: str, out: dict[str, Api]) -> None:
             continue
         name = f"{prefix}.{key}" if prefix else key
         if "effect" in value:
+            if name in out:
+                raise ValueError(f"api_catalogue.toml: {name} is listed twice")
             effect, returns = value["effect"], value.get("returns", "unknown")
             if effect not in EFFECTS or returns not in KINDS:
                 raise ValueError(f"api_catalogue.toml: bad entry {name}: {value}")
@@ -60,10 +62,15 @@ def load() -> Catalogue:
     data = tomllib.loads(
         resources.files("harp_ir.data").joinpath("api_catalogue.toml").read_text("utf-8"))
     meta = data.pop("harp", {})
+    groups = data.pop("group", [])
     apis: dict[str, Api] = {}
     _flatten(data, "", apis)
+    for group in groups:  # many APIs of one module with the same effect and result kind
+        for name in group["names"]:
+            entry = {"effect": group["effect"], "returns": group.get("returns", "unknown")}
+            _flatten({name: entry}, group["module"], apis)
     return Catalogue(
         apis=apis,
         tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),
-        tensor_class=dict(meta.get("tensor_class", {})),
+        kind_class=dict(meta.get("kind_class", {})),
     )

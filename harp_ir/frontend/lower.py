@@ -722,8 +722,8 @@ class Lowerer:
         fact = UNKNOWN
         if rf.kind in ("library", "class") and rf.qualname:
             fact = self.library_fact(f"{rf.qualname}.{name}")
-        elif rf.kind == "tensor" and rf.framework:
-            api = self.catalogue.method(rf.framework, name)
+        elif rf.kind in ("tensor", "module", "optimizer", "session") and rf.framework:
+            api = self.catalogue.method(rf.framework, name, rf.kind)
             if api is not None:
                 fact = Fact("library", rf.framework, rf.status, rf.reason, api.qualname)
         elif rf.kind == "unknown":

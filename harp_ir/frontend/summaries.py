@@ -57,10 +57,21 @@ def function_effects(func: ir.Operation) -> list[str]:
     return sorted(found) or ["pure"]
 
 
+def _iterated_ops(loop: ir.Operation):
+    """The ops a loop runs on every iteration: its body (and a while's condition), not the
+    `else` region, which runs once."""
+    regions = loop.regions[:1] if loop.name == "host.for" else loop.regions[:2]
+    for region in regions:
+        for block in region.blocks:
+            for op in block.operations:
+                yield op.operation
+                yield from walk(op.operation)
+
+
 def loop_mutations(loop: ir.Operation) -> list[str]:
-    """The slots and objects a loop writes, by name."""
+    """The slots and objects a loop writes on each iteration, by name."""
     written: set[str] = set()
-    for op in walk(loop):
+    for op in _iterated_ops(loop):
         name = op.name
         if name == "host.store":
             written.add(string_attr(op, "name"))

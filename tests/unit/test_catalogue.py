@@ -42,3 +42,17 @@ def test_sync_apis_are_marked():
 def test_tensor_only_methods_are_torch_tensor_methods():
     for name in CAT.tensor_only_methods:
         assert CAT.method("torch", name) is not None, name
+
+
+def test_catalogue_covers_the_libraries_harp_knows():
+    assert len(CAT.apis) >= 300
+    for module in ("torch", "torch.nn", "torch.nn.functional", "torch.Tensor", "torch.optim",
+                   "torch.utils.data", "tensorflow", "tensorflow.keras",
+                   "tensorflow.compat.v1", "numpy"):
+        assert any(q.startswith(module + ".") for q in CAT.apis), module
+
+
+def test_methods_resolve_by_receiver_kind():
+    assert CAT.method("torch", "step", "optimizer").qualname == "torch.optim.Optimizer.step"
+    assert CAT.method("tf", "run", "session").effect == "sync"
+    assert CAT.method("torch", "eval", "module").effect == "mutate"

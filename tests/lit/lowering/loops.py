@@ -19,8 +19,8 @@ else:
 # CHECK-NEXT: "host.constant"() {kind = "bool", value = true}
 # CHECK-NEXT: "host.store"(%{{.*}}) {name = "done"}
 # CHECK-NEXT: "hostcf.yield"() : () -> ()
-# The loop records the slots it writes (aliasing speculated away).
-# CHECK-NEXT: }) {harp.mutates = ["done", "i", "total", "x"], harp.mutates_status = "speculated", target = "i, x"}
+# The loop records the slots its body writes (aliasing speculated away); `else` runs once.
+# CHECK-NEXT: }) {harp.mutates = ["i", "total", "x"], harp.mutates_status = "speculated", target = "i, x"}
 
 while n > 0:
     n -= 1
