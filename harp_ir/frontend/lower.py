@@ -497,9 +497,15 @@ class Lowerer:
             op.attributes["harp.contexts"] = ir.ArrayAttr.get([s(c) for c in contexts])
 
         def bind_targets(block):
-            for item, arg in zip(stmt.items, block.arguments, strict=True):
+            for item, manager, arg in zip(stmt.items, managers, block.arguments, strict=True):
                 if item.asname is not None:
-                    self.assign(item.asname.name, V(arg))
+                    fact = manager.fact
+                    if fact.kind in ("session", "module", "optimizer", "tensor"):
+                        fact = fact.speculated(f"`{self.code(item.asname.name)}` is assumed to "
+                                               f"be the {fact.kind} `__enter__` returns")
+                    else:
+                        fact = UNKNOWN
+                    self.assign(item.asname.name, V(arg, fact))
 
         self.region_body(op, 0, stmt.body, nargs=len(managers), prologue=bind_targets)
 

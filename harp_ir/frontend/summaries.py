@@ -32,14 +32,36 @@ def _root_name(value: ir.Value) -> str:
     return ""
 
 
+def _body_ops(op: ir.Operation):
+    """The ops that running `op`'s regions runs: nested defs and classes are only created
+    (their bodies are not run), so their regions are skipped."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child = child.operation
+                yield child
+                if child.name not in ("host.func", "host.class"):
+                    yield from _body_ops(child)
+
+
 def function_effects(func: ir.Operation) -> list[str]:
-    """The effect summary of a host.func, from the ops in its body."""
+    """The effect summary of a host.func, from the ops in its body. Objects reached only
+    from the function's own locals are speculated not to escape."""
     params = {ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])}
+    ops = list(_body_ops(func))
+    local = {string_attr(o, "name") for o in ops
+             if o.name == "host.store" and not string_attr(o, "scope")} - params
     found: set[str] = set()
-    for op in walk(func):
+    for op in ops:
         name = op.name
-        if name == "host.func":
-            continue  # a nested def is only created, not run
+        if name == "host.call" and string_attr(op, "method") in _MUTATING_METHODS \
+                and string_attr(op, "effect", "unknown") == "unknown":
+            root = string_attr(op, "harp.receiver").split(".")[0]
+            if root in params:
+                found.add("mutates-argument")
+            elif root not in local:
+                found.add("mutates-globals")
+            continue
         if name in ("host.call", "host.opaque"):
             effect = string_attr(op, "effect", "unknown")
             if effect == "mutate":
@@ -51,7 +73,10 @@ def function_effects(func: ir.Operation) -> list[str]:
             found.add("mutates-globals")
         elif name in ("host.setattr", "host.setitem", "host.delitem"):
             root = _root_name(op.operands[0])
-            found.add("mutates-argument" if root in params else "mutates-globals")
+            if root in params:
+                found.add("mutates-argument")
+            elif root not in local:
+                found.add("mutates-globals")
         elif name in ("host.yield_value", "host.await"):
             found.add("unknown")
     return sorted(found) or ["pure"]

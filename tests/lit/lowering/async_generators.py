@@ -1,0 +1,16 @@
+# RUN: %harp import %s --no-debuginfo | FileCheck %s
+
+async def pump(source, lock):
+    async for item in source:
+        yield item
+    async with lock:
+        await flush()
+    yield from other()
+# CHECK: "host.for"
+# CHECK: "host.yield_value"
+# CHECK: }) {async, harp.mutates = ["item"]
+# CHECK: "host.with"
+# CHECK: "host.await"
+# CHECK: }) {async}
+# CHECK: "host.yield_value"(%{{.*}}) {from = true}
+# CHECK: async, harp.effects = ["unknown"], sym_name = "pump"
