@@ -42,6 +42,7 @@ EFFECTS = (
     "pure",  # graph computation with no side effect: same inputs, same outputs
     "graph_build",  # adds ops or variables to a (TF1) graph
     "sync",  # moves a value from the device/graph to the host and waits for it
+    "run",  # executes a built graph (Session.run) and returns its results to the host
     "transfer",  # moves a value between host memory and a device, or host -> tensor
     "mutate",  # in-place update of an argument or the receiver
     "random",  # draws from a random number generator (advances its state)

@@ -109,3 +109,103 @@ def record_hint(op: ir.Operation, hint_id: str, message: str,
     existing = list(ir.ArrayAttr(op.attributes["harp.hints"])) \
         if "harp.hints" in op.attributes else []
     op.attributes["harp.hints"] = ir.ArrayAttr.get(existing + [entry])
+
+
+#: host ops that compute a value from their operands alone
+_VALUE_OPS = ("host.constant", "host.getattr", "host.getitem", "host.binop", "host.unop",
+              "host.compare", "host.tuple", "host.list", "host.slice", "host.truth")
+
+
+def loop_mutates(loop: ir.Operation) -> set[str]:
+    """The names a loop's body writes (`harp.mutates`, recorded by the frontend)."""
+    if "harp.mutates" not in loop.attributes:
+        return set()
+    return {ir.StringAttr(a).value for a in ir.ArrayAttr(loop.attributes["harp.mutates"])}
+
+
+def defined_inside(value: ir.Value, loop: ir.Operation) -> bool:
+    """Whether `value` is produced inside `loop` (a block argument or an op result)."""
+    owner = value.owner
+    op = owner.owner.operation if isinstance(owner, ir.Block) else owner.operation
+    while op is not None:
+        if op == loop:
+            return True
+        op = op.parent
+    return False
+
+
+def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
+    """The slots whose objects flow into `value` (through attributes, items, displays and
+    call arguments)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return
+    op = owner.operation
+    if op.name == "host.load":
+        seen.add(string_attr(op, "name"))
+    elif not op.regions:
+        for v in op.operands:
+            _loaded_slots(v, seen)
+
+
+def loop_clobbers(loop: ir.Operation) -> set[str]:
+    """The names a loop may change: those it writes (`harp.mutates`), and every object
+    handed to a call that may mutate it (effect mutate or unknown, e.g.
+    `opt.apply_gradients(zip(grads, [w]))` may change `w`)."""
+    names = set(loop_mutates(loop))
+    for op in walk(loop):
+        if op.name == "host.call" and string_attr(op, "effect", "unknown") in ("mutate",
+                                                                             "unknown"):
+            for v in op.operands:
+                _loaded_slots(v, names)
+    return names
+
+
+def invariant_in(value: ir.Value, loop: ir.Operation, pure=("pure",),
+                 clobbered: set[str] | None = None) -> bool:
+    """Whether `value` is the same on every iteration of `loop`: computed in the loop only
+    from constants, slots the loop does not change (see loop_clobbers), and calls whose
+    effect is in `pure` (speculated: no alias of a changed object is read)."""
+    if not defined_inside(value, loop):
+        return True
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return False  # the loop variable, or a with/except/case binding in the loop
+    if clobbered is None:
+        clobbered = loop_clobbers(loop)
+    op = owner.operation
+    if op.name == "host.load":
+        return string_attr(op, "name") not in clobbered
+    if op.name == "host.call" and string_attr(op, "effect") not in pure:
+        return False
+    if op.name not in _VALUE_OPS and op.name != "host.call":
+        return False
+    return all(invariant_in(v, loop, pure, clobbered) for v in op.operands)
+
+
+def loops_around(op: ir.Operation) -> list[ir.Operation]:
+    """The loops enclosing `op` within its scope, innermost first."""
+    loops = []
+    parent = op.parent
+    while parent is not None and parent.name not in SCOPES:
+        if parent.name in LOOPS:
+            loops.append(parent)
+        parent = parent.parent
+    return loops
+
+
+def value_name(value: ir.Value) -> str:
+    """A value as source text where it is a name or attribute chain (`self.fc.weight`)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return ""
+    op = owner.operation
+    if op.name == "host.load":
+        return string_attr(op, "name")
+    if op.name == "host.getattr":
+        base = value_name(op.operands[0])
+        return f"{base}.{string_attr(op, 'attr')}" if base else ""
+    if op.name == "host.call":
+        callee = value_name(op.operands[0])
+        return f"{callee}(...)" if callee else ""
+    return ""

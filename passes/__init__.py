@@ -11,11 +11,16 @@ from collections.abc import Callable
 
 #: flag -> one-line description
 PASSES: dict[str, str] = {
+    "harp-graph-built-in-loop": "Find TF1 graph construction in loops that run it (HARP101)",
     "harp-host-sync-in-loop": "Find tensors synced to the host inside loops (HARP201)",
+    "harp-transfer-in-loop": "Find loop-invariant host-to-device transfers in loops (HARP202)",
+    "harp-loop-invariant": "Find pure tensor computations with loop-invariant inputs (HARP301)",
+    "harp-concat-in-loop": "Find tensors and arrays grown by concatenation in loops (HARP402)",
+    "harp-zero-grad": "Find gradients zeroed in place instead of released (HARP502)",
 }
 
 #: the passes `harp analyze` runs, in order
-ANALYSIS_PIPELINE: tuple[str, ...] = ("harp-host-sync-in-loop",)
+ANALYSIS_PIPELINE: tuple[str, ...] = tuple(PASSES)
 
 
 def module_name(flag: str) -> str:

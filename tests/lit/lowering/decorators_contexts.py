@@ -31,7 +31,7 @@ with tf.device("/cpu:0"):
 # CHECK: {harp.contexts = ["tensorflow.device"]}
 with tf1.Session() as sess:
     out = sess.run(fetches)
-# CHECK: "host.call"{{.*}}effect = "sync"{{.*}}method = "run", qualname = "tensorflow.compat.v1.Session.run"
+# CHECK: "host.call"{{.*}}effect = "run"{{.*}}method = "run", qualname = "tensorflow.compat.v1.Session.run"
 # CHECK: {harp.contexts = ["tensorflow.compat.v1.Session"]}
 
 z = train_step(tf.ones([2]))

@@ -1,0 +1,66 @@
+"""--harp-concat-in-loop (HARP402): a tensor or array grown by concatenation in a loop.
+
+Finds: `x = torch.cat([x, y])` (also `torch.stack`, `tf.concat`, `tf.stack`,
+`np.concatenate`, `np.vstack`, `np.hstack`, `np.append`) inside a loop, where the result
+is stored back into a slot that is also an input: every iteration copies everything
+accumulated so far, so the loop is quadratic in its length.
+
+Assumes: nothing reads the partial result inside the loop other than the concatenation
+itself (if it does, the refactoring must keep a running copy).
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    record_hint,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP402"
+CONCATENATIONS = frozenset({
+    "torch.cat", "torch.concat", "torch.stack", "torch.hstack", "torch.vstack",
+    "tensorflow.concat", "tensorflow.stack", "numpy.concatenate", "numpy.vstack",
+    "numpy.hstack", "numpy.stack", "numpy.append",
+})
+
+
+def _loaded_names(value) -> set[str]:
+    """Names loaded directly as the elements of a list/tuple display (or the value)."""
+    owner = value.owner
+    if not hasattr(owner, "operation"):
+        return set()
+    op = owner.operation
+    if op.name in ("host.list", "host.tuple"):
+        return {n for v in op.operands for n in _loaded_names(v)}
+    if op.name == "host.load":
+        return {string_attr(op, "name")}
+    return set()
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call" or string_attr(op, "qualname") not in CONCATENATIONS:
+            continue
+        loop = enclosing_loop(op)
+        if loop is None or len(op.operands) < 2:
+            continue
+        inputs = {n for v in list(op.operands)[1:] for n in _loaded_names(v)}
+        stored = {string_attr(use.owner.operation, "name") for use in op.result.uses
+                  if use.owner.operation.name == "host.store"}
+        grown = sorted(inputs & stored)
+        if not grown:
+            continue
+        name, what = grown[0], string_attr(op, "qualname")
+        message = (f"`{name}` grows by `{what}` on every iteration of {describe_loop(loop)}, "
+                   f"copying everything accumulated so far (quadratic in the loop length); "
+                   f"append the pieces to a list and concatenate once after the loop")
+        record_hint(op, HINT, message, [
+            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
+                       "a loop is assumed to run more than once"),
+            Assumption("no-partial-use", name, "low", "speculated",
+                       "the partial result is not needed inside the loop"),
+        ])

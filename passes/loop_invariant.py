@@ -1,0 +1,73 @@
+"""--harp-loop-invariant (HARP301): a pure graph computation recomputed in every
+iteration of a loop although all of its inputs are loop-invariant.
+
+Finds: calls whose effect is `pure` and whose result is a tensor, inside a loop, with at
+least one tensor input and every input invariant in the loop (constants, slots the loop
+does not write, and pure computations of those). Only the outermost such computation of
+an expression is reported.
+
+Assumes: no input is mutated through an alias in the loop (speculated from the loop's
+`harp.mutates`), the result is not mutated in place, and the computation really is pure
+(from the API catalogue).
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    invariant_in,
+    loop_mutates,
+    record_hint,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP301"
+
+
+def _is_tensor(value) -> bool:
+    owner = value.owner
+    return hasattr(owner, "operation") and string_attr(owner.operation, "harp.kind") == "tensor"
+
+
+def _candidate(op, loop) -> bool:
+    return (op.name == "host.call" and string_attr(op, "effect") == "pure"
+            and string_attr(op, "harp.kind") == "tensor"
+            and any(_is_tensor(v) for v in op.operands)
+            and all(invariant_in(v, loop) for v in op.operands))
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        loop = enclosing_loop(op) if op.name == "host.call" else None
+        if loop is None or not _candidate(op, loop):
+            continue
+        users = [use.owner.operation for use in op.result.uses]
+        if any(_candidate(u, loop) for u in users if u.name == "host.call"):
+            continue  # the enclosing computation is reported instead
+        stored = [string_attr(u, "name") for u in users if u.name == "host.store"]
+        if any(loop_mutates(loop) & {n} and _mutated_in_place(loop, n) for n in stored):
+            continue
+        what = string_attr(op, "qualname") or "the computation"
+        target = f" (`{stored[0]}`)" if stored else ""
+        message = (f"`{what}`{target} computes the same tensor on every iteration of "
+                   f"{describe_loop(loop)}: its inputs do not change in the loop; hoist it "
+                   f"into a variable before the loop")
+        record_hint(op, HINT, message, [
+            Assumption("pure", what, "low", "proved", "the API catalogue marks it pure"),
+            Assumption("no-alias", describe_loop(loop), "medium", "speculated",
+                       "no input is changed through another name in the loop"),
+        ])
+
+
+def _mutated_in_place(loop, name: str) -> bool:
+    for op in walk(loop):
+        if op.name == "host.call" and string_attr(op, "effect") == "mutate" and \
+                string_attr(op, "harp.receiver").split(".")[0] == name:
+            return True
+        if op.name == "host.binop" and "inplace" in op.attributes and any(
+                string_attr(u.owner.operation, "name") == name for u in op.result.uses):
+            return True
+    return False

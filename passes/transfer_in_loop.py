@@ -1,0 +1,47 @@
+"""--harp-transfer-in-loop (HARP202): a loop-invariant value converted or moved to the
+device inside a loop.
+
+Finds: calls whose effect is `transfer` (`.to(device)`, `.cuda()`, `torch.tensor(a)`,
+`torch.from_numpy`, `tf.convert_to_tensor`, `tf.constant`) inside a loop, all of whose
+operands are loop-invariant: the same host data crosses to the device every iteration.
+
+Assumes: the source is not mutated through an alias inside the loop (the loop's
+`harp.mutates` set is speculated), and the loop runs more than once.
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    invariant_in,
+    record_hint,
+    string_attr,
+    value_name,
+    walk,
+)
+
+HINT = "HARP202"
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call" or string_attr(op, "effect") != "transfer":
+            continue
+        loop = enclosing_loop(op)
+        if loop is None or not all(invariant_in(v, loop) for v in op.operands):
+            continue
+        what = string_attr(op, "qualname") or "the conversion"
+        recv = string_attr(op, "harp.receiver")
+        source = recv or next((value_name(v) for v in list(op.operands)[1:] if value_name(v)),
+                              "its input")
+        message = (f"`{source}` is moved to the device (`{what}`) on every iteration of "
+                   f"{describe_loop(loop)} but does not change in the loop; convert it "
+                   f"once before the loop and reuse the result")
+        record_hint(op, HINT, message, [
+            Assumption("no-alias", source, "medium", "speculated",
+                       "the loop does not change it through another name"),
+            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
+                       "a loop is assumed to run more than once"),
+        ])

@@ -1,0 +1,49 @@
+"""--harp-zero-grad (HARP502): gradients zeroed in place instead of released.
+
+Finds: `optimizer.zero_grad(set_to_none=False)` / `model.zero_grad(set_to_none=False)`
+and `param.grad.zero_()`. Zeroing keeps every gradient buffer allocated and launches a
+memset per parameter; `zero_grad()` (set to None, the default since PyTorch 2.0) frees
+them and lets the next backward write fresh ones.
+
+Assumes: nothing reads `.grad` between zeroing and the next backward expecting zeros.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from harp_ir.analysis import Assumption, record_hint, string_attr, walk
+
+HINT = "HARP502"
+
+
+def _is_false(value) -> bool:
+    owner = value.owner
+    if not hasattr(owner, "operation") or owner.operation.name != "host.constant":
+        return False
+    attr = owner.operation.attributes["value"]
+    return isinstance(attr, ir.BoolAttr) and not attr.value
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call":
+            continue
+        method = string_attr(op, "method")
+        kwnames = [ir.StringAttr(k).value for k in ir.ArrayAttr(op.attributes["kwnames"])]
+        args = list(op.operands)[1:]
+        recv = string_attr(op, "harp.receiver")
+        if method == "zero_grad" and any(k == "set_to_none" and _is_false(a)
+                                         for k, a in zip(kwnames, args, strict=True)):
+            message = (f"`{recv or 'zero_grad'}.zero_grad(set_to_none=False)` keeps every "
+                       f"gradient buffer and zeroes it; call `zero_grad()` (set_to_none=True)"
+                       f" to free them")
+        elif method == "zero_" and recv.endswith(".grad"):
+            message = (f"`{recv}.zero_()` zeroes a gradient buffer in place; use "
+                       f"`optimizer.zero_grad()` (or set `.grad = None`) to release it")
+        else:
+            continue
+        record_hint(op, HINT, message, [
+            Assumption("grad-unread", recv, "low", "speculated",
+                       "nothing reads the zeroed gradients before the next backward"),
+        ])

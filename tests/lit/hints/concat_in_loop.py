@@ -1,0 +1,20 @@
+# RUN: %check-hints %s
+import numpy as np
+import tensorflow as tf
+import torch
+
+outputs = torch.empty(0, 4)
+stacked = np.zeros((0, 4))
+acc = tf.zeros([0, 4])
+for i in range(10):
+    row = torch.randn(1, 4)
+    outputs = torch.cat([outputs, row])  # expected-hint HARP402
+    stacked = np.concatenate([stacked, np.ones((1, 4))])  # expected-hint HARP402
+    acc = tf.concat([acc, tf.ones([1, 4])], axis=0)  # expected-hint HARP402
+
+# Near misses: one concatenation after the loop; a new name each iteration.
+parts = []
+for i in range(10):
+    parts.append(torch.randn(1, 4))
+    pair = torch.cat([parts[-1], parts[-1]])  # does not accumulate
+result = torch.cat(parts)
