@@ -88,6 +88,13 @@ class Assumption:
     status: str  # proved, speculated, confirmed, denied
     reason: str = ""
 
+    def describe(self) -> str:
+        """"tensor `loss` (speculated, medium risk: calling ... returns a tensor)"."""
+        subject = self.subject if "`" in self.subject else f"`{self.subject}`"
+        subject = f" {subject}" if self.subject else ""
+        why = f": {self.reason}" if self.reason else ""
+        return f"{self.kind}{subject} ({self.status}, {self.risk} risk{why})"
+
     def to_attr(self) -> ir.Attribute:
         return ir.DictAttr.get({k: ir.StringAttr.get(v) for k, v in vars(self).items()})
 
@@ -143,6 +150,10 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
     op = owner.operation
     if op.name == "host.load":
         seen.add(string_attr(op, "name"))
+    elif op.name == "host.call":
+        # the result may hold the arguments (`zip(grads, [w])`), not the callee's receiver
+        for v in list(op.operands)[1:]:
+            _loaded_slots(v, seen)
     elif not op.regions:
         for v in op.operands:
             _loaded_slots(v, seen)

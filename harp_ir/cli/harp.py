@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
+from pathlib import Path
 
-from harp_ir import hints
+from harp_ir import hints, sarif
 from harp_ir.context import make_context
+from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.frontend.lower import FrontendError, lower_file
 from harp_ir.report import analyze_paths
 
@@ -32,7 +35,17 @@ def _parser() -> argparse.ArgumentParser:
                      help="leave out source locations (printed by default)")
     an = sub.add_parser("analyze", help="print refactoring hints for files and directories")
     an.add_argument("paths", nargs="+")
-    an.add_argument("--format", choices=("text", "json"), default="text")
+    an.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    an.add_argument("--level", choices=tuple(LEVELS), default="default",
+                    help="how much speculation a hint may rest on (default: default)")
+    an.add_argument("--assume", action="append", default=[], metavar="KIND[:SUBJECT]",
+                    help="confirm an assumption, e.g. pure:preprocess (repeatable)")
+    an.add_argument("--deny", action="append", default=[], metavar="KIND[:SUBJECT]",
+                    help="deny an assumption: hints that need it are dropped (repeatable)")
+    an.add_argument("--select", default="", help="only these hints, e.g. HARP201,HARP202")
+    an.add_argument("--ignore", default="", help="never these hints")
+    an.add_argument("--no-config", action="store_true",
+                    help="do not read [tool.harp] from pyproject.toml or harp.toml")
     ex = sub.add_parser("explain", help="print a hint's documentation")
     ex.add_argument("hint")
     return p
@@ -55,18 +68,44 @@ def cmd_import(args) -> int:
     return 0
 
 
+def _split(values) -> set[str]:
+    return {v.strip() for item in values for v in item.split(",") if v.strip()}
+
+
 def cmd_analyze(args) -> int:
+    try:
+        feedback = Feedback(args.level, _split(args.assume), _split(args.deny),
+                            {i.upper() for i in _split([args.select])},
+                            {i.upper() for i in _split([args.ignore])})
+        if not args.no_config:
+            feedback = feedback.merged(load_config(Path(args.paths[0])))
+            Feedback.__post_init__(feedback)
+    except ConfigError as e:
+        print(f"harp: error: {e}", file=sys.stderr)
+        return 2
     with make_context():
         found, errors = analyze_paths(args.paths)
+    found = filter_hints(found, feedback)
     if args.format == "json":
-        json.dump({"version": 1, "hints": [h.to_json() for h in found], "errors": errors},
+        json.dump({"version": 1, "level": feedback.level,
+                   "hints": [h.to_json() for h in found], "errors": errors},
                   sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.format == "sarif":
+        json.dump(sarif.report(found, errors), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         for h in found:
             print(h.text())
+            print("    safe if: " + "; ".join(a.describe() for a in h.assumptions))
+            print(f"    fix: {h.refactoring}")
         for e in errors:
             print(e, file=sys.stderr)
+        if found:
+            counts = Counter(h.id for h in found)
+            print(f"{len(found)} hint(s): " + ", ".join(
+                f"{i} {hints.BY_ID[i].name} x{n}" for i, n in sorted(counts.items())),
+                file=sys.stderr)
     if errors:
         return 2
     return 1 if found else 0

@@ -1,0 +1,40 @@
+"""SARIF 2.1.0 output, for code-scanning tools."""
+
+from __future__ import annotations
+
+from harp_ir import __version__, hints
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def report(found: list, errors: list[str]) -> dict:
+    rules = [{
+        "id": h.id, "name": h.name,
+        "shortDescription": {"text": h.name.replace("-", " ")},
+        "fullDescription": {"text": f"Finds {h.finds}."},
+        "help": {"text": f"Refactoring: {h.refactoring}."},
+        "helpUri": h.anchor,
+        "defaultConfiguration": {"level": "warning"},
+    } for h in hints.HINTS]
+    index = {h.id: i for i, h in enumerate(hints.HINTS)}
+    results = [{
+        "ruleId": h.id, "ruleIndex": index[h.id], "level": "warning",
+        "message": {"text": h.message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": h.span.file},
+            "region": {"startLine": h.span.line, "startColumn": h.span.col,
+                       "endLine": h.span.end_line, "endColumn": h.span.end_col},
+        }}],
+        "properties": {"assumptions": [vars(a) for a in h.assumptions], "fix": h.fix},
+    } for h in found]
+    run = {
+        "tool": {"driver": {"name": "harp", "version": __version__,
+                            "informationUri": hints.DOCS, "rules": rules}},
+        "results": results,
+        "invocations": [{
+            "executionSuccessful": not errors,
+            "toolExecutionNotifications": [{"level": "error", "message": {"text": e}}
+                                           for e in errors],
+        }],
+    }
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}

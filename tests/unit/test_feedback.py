@@ -1,0 +1,123 @@
+"""Conditioned feedback: levels, confirmed and denied assumptions, inline ignores."""
+
+import json
+
+import pytest
+
+from harp_ir.analysis import Assumption, Span
+from harp_ir.cli import harp
+from harp_ir.feedback import ConfigError, Feedback, filter_hints, ignored_on_line, load_config
+from harp_ir.report import Hint
+
+SRC = """import torch
+from torch import nn
+model = nn.Linear(4, 1)
+w = torch.randn(4, 4)
+out = torch.empty(0, 4)
+for step in range(3):
+    loss = model(torch.randn(2, 4)).sum()
+    total = loss.item()
+    out = torch.cat([out, w])
+    y = torch.tensor([1.0, 2.0])
+    v = w.sum().item()  # harp: ignore[HARP201]
+"""
+
+
+def hint(*assumptions):
+    return Hint("HARP201", "host-sync-in-loop", Span("f.py", 1, 1, 1, 2), "m", "r", "none",
+                list(assumptions))
+
+
+SPEC_MEDIUM = Assumption("tensor", "loss", "medium", "speculated", "why")
+PROVED = Assumption("tensor", "t", "low", "proved")
+HIGH = Assumption("pure", "f", "high", "speculated")
+
+
+@pytest.mark.parametrize("level,kept", [("conservative", 1), ("default", 2),
+                                        ("aggressive", 3)])
+def test_levels_admit_by_risk(level, kept):
+    hints = [hint(PROVED), hint(PROVED, SPEC_MEDIUM), hint(HIGH)]
+    assert len([h for h in hints if Feedback(level).admits(h)]) == kept
+
+
+def test_denied_assumption_removes_exactly_the_hints_that_need_it():
+    hints = [hint(SPEC_MEDIUM), hint(PROVED)]
+    kept = [h for h in hints if Feedback(deny={"tensor:loss"}).admits(h)]
+    assert kept == [hints[1]]
+    assert [h for h in hints if Feedback(deny={"tensor"}).admits(h)] == []
+
+
+def test_confirmed_assumption_no_longer_counts_against_the_level():
+    fb = Feedback("conservative", assume={"pure:f"})
+    judged = fb.admits(hint(HIGH))
+    assert judged is not None and judged.assumptions[0].status == "confirmed"
+
+
+def test_unknown_level_is_an_error():
+    with pytest.raises(ConfigError):
+        Feedback("reckless")
+
+
+def test_inline_ignore():
+    assert ignored_on_line("x.item()  # harp: ignore[HARP201]", "HARP201")
+    assert ignored_on_line("x.item()  # harp: ignore", "HARP202")
+    assert not ignored_on_line("x.item()  # harp: ignore[HARP202]", "HARP201")
+
+
+def test_config_from_pyproject_and_harp_toml(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.harp]\nlevel = "aggressive"\n')
+    sub = tmp_path / "src"
+    sub.mkdir()
+    assert load_config(sub)["level"] == "aggressive"
+    (sub / "harp.toml").write_text('deny = ["no-alias"]\n')
+    assert load_config(sub) == {"deny": ["no-alias"]}
+
+
+def run_cli(tmp_path, capsys, *args):
+    (tmp_path / "train.py").write_text(SRC)
+    status = harp.main(["analyze", "--format", "json", *args, str(tmp_path / "train.py")])
+    return status, [(h["id"], h["span"]["line"]) for h in
+                    json.loads(capsys.readouterr().out)["hints"]]
+
+
+def test_cli_default_level_and_inline_ignore(tmp_path, capsys):
+    status, found = run_cli(tmp_path, capsys)
+    assert status == 1
+    assert found == [("HARP201", 8), ("HARP402", 9), ("HARP202", 10)]
+
+
+def test_cli_conservative_drops_speculated_medium_risk(tmp_path, capsys):
+    _, found = run_cli(tmp_path, capsys, "--level", "conservative")
+    assert found == [("HARP402", 9)]
+
+
+def test_cli_deny_and_select(tmp_path, capsys):
+    _, found = run_cli(tmp_path, capsys, "--deny", "no-alias")
+    assert ("HARP202", 10) not in found and ("HARP201", 8) in found
+    _, found = run_cli(tmp_path, capsys, "--select", "harp402")
+    assert found == [("HARP402", 9)]
+
+
+def test_cli_reads_tool_harp_from_pyproject(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text('[tool.harp]\nignore = ["HARP402"]\n')
+    _, found = run_cli(tmp_path, capsys)
+    assert ("HARP402", 9) not in found
+    _, found = run_cli(tmp_path, capsys, "--no-config")
+    assert ("HARP402", 9) in found
+
+
+def test_sarif_has_the_required_fields(tmp_path, capsys):
+    (tmp_path / "train.py").write_text(SRC)
+    assert harp.main(["analyze", "--format", "sarif", str(tmp_path / "train.py")]) == 1
+    log = json.loads(capsys.readouterr().out)
+    assert log["version"] == "2.1.0" and "$schema" in log
+    run = log["runs"][0]
+    assert run["tool"]["driver"]["name"] == "harp"
+    rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    for result in run["results"]:
+        assert result["ruleId"] in rule_ids
+        assert rule_ids[result["ruleIndex"]] == result["ruleId"]
+        assert result["message"]["text"]
+        region = result["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] >= 1 and region["startColumn"] >= 1
+    assert run["invocations"][0]["executionSuccessful"] is True
