@@ -4,7 +4,9 @@ A `# expected-hint HARP201` comment on a source line means exactly that hint mus
 reported on that line (several ids may follow one marker); every hint reported on a line
 without the marker is a failure too.
 
-    python -m harp_ir.expected_hints FILE.py...
+    python -m harp_ir.expected_hints [--level LEVEL] FILE.py...
+
+Hints are filtered as `harp analyze` filters them (default level, inline ignores).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 from collections import Counter
 
 from harp_ir.context import make_context
+from harp_ir.feedback import Feedback, filter_hints
 from harp_ir.report import analyze_file
 
 _MARKER = re.compile(r"#\s*expected-hint\s+((?:HARP\d{3}[\s,]*)+)")
@@ -29,12 +32,13 @@ def expected(source: str) -> Counter:
     return found
 
 
-def check(path: str) -> list[str]:
+def check(path: str, level: str = "default") -> list[str]:
     """Mismatches between the markers in `path` and the hints harp reports for it."""
     with open(path, encoding="utf-8") as f:
         want = expected(f.read())
     with make_context():
-        got = Counter((h.span.line, h.id) for h in analyze_file(path))
+        found = filter_hints(analyze_file(path), Feedback(level))
+    got = Counter((h.span.line, h.id) for h in found)
     problems = []
     for (line, hint_id), n in sorted((want - got).items()):
         problems.append(f"{path}:{line}: expected {hint_id} was not reported" +
@@ -46,8 +50,12 @@ def check(path: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    paths = sys.argv[1:] if argv is None else argv
-    problems = [p for path in paths for p in check(path)]
+    args = sys.argv[1:] if argv is None else argv
+    level = "default"
+    if args[:1] == ["--level"]:
+        level, args = args[1], args[2:]
+    paths = args
+    problems = [p for path in paths for p in check(path, level)]
     for p in problems:
         print(p)
     if not problems:

@@ -10,12 +10,15 @@ only reads the effects and facts recorded on the IR.
 
 Assumes: the value is a tensor (proved or speculated, as the frontend recorded), the
 loop runs more than once, and the benefit needs an asynchronous device (on a CPU the sync
-is cheap, but `.item()` still forces a dispatch).
+is cheap, but `.item()` still forces a dispatch). A sync in a loop that also runs an inner
+loop (an epoch loop logging once per epoch) rests on a high-risk "hot-loop" assumption,
+so it is reported only at the aggressive level.
 """
 
 from __future__ import annotations
 
 from harp_ir.analysis import (
+    LOOPS,
     Assumption,
     describe_loop,
     enclosing_loop,
@@ -51,6 +54,15 @@ def _message(op, loop) -> str:
             f"convert once after the loop")
 
 
+def _contains(outer, op) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent == outer:
+            return True
+        parent = parent.parent
+    return False
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         if op.name not in _SYNC_OPS or string_attr(op, "effect") != "sync":
@@ -68,5 +80,11 @@ def run(module, pass_=None) -> None:
             Assumption("accelerator", "", "low", "speculated",
                        "the sync costs most when the tensor lives on a GPU"),
         ]
+        if any(inner.name in LOOPS and enclosing_loop(inner) == loop and
+               not _contains(inner, op) for inner in walk(loop)):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "the loop also runs an inner loop, so it may run only a few times "
+                "(once per epoch)"))
         message = _message(op, loop)
         record_hint(op, HINT, message, assumptions)

@@ -6,7 +6,7 @@ import pytest
 
 from harp_ir.analysis import Assumption, Span
 from harp_ir.cli import harp
-from harp_ir.feedback import ConfigError, Feedback, filter_hints, ignored_on_line, load_config
+from harp_ir.feedback import ConfigError, Feedback, ignored_on_line, load_config
 from harp_ir.report import Hint
 
 SRC = """import torch
