@@ -63,6 +63,15 @@ HINTS: tuple[HintSpec, ...] = (
         before="for x in xs:\n    y = x @ torch.linalg.inv(W)\n",
         after="W_inv = torch.linalg.inv(W)\nfor x in xs:\n    y = x @ W_inv\n"),
     HintSpec(
+        "HARP303", "missing-no-grad",
+        "PyTorch inference or evaluation (no backward, no optimizer step in the loop) "
+        "without `torch.no_grad()`/`inference_mode()`",
+        "wrap the loop in `torch.inference_mode()`",
+        "harp-missing-no-grad", "none",
+        before="for x, y in val_loader:\n    correct += (model(x).argmax(1) == y).sum()\n",
+        after="with torch.inference_mode():\n    for x, y in val_loader:\n"
+              "        correct += (model(x).argmax(1) == y).sum()\n"),
+    HintSpec(
         "HARP402", "concat-in-loop",
         "`torch.cat`/`torch.stack`/`tf.concat`/`np.concatenate` accumulation inside a loop: "
         "every iteration copies everything so far (quadratic)",

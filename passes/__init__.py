@@ -15,6 +15,7 @@ PASSES: dict[str, str] = {
     "harp-host-sync-in-loop": "Find tensors synced to the host inside loops (HARP201)",
     "harp-transfer-in-loop": "Find loop-invariant host-to-device transfers in loops (HARP202)",
     "harp-loop-invariant": "Find pure tensor computations with loop-invariant inputs (HARP301)",
+    "harp-missing-no-grad": "Find PyTorch inference loops run with autograd on (HARP303)",
     "harp-concat-in-loop": "Find tensors and arrays grown by concatenation in loops (HARP402)",
     "harp-zero-grad": "Find gradients zeroed in place instead of released (HARP502)",
 }

@@ -1,0 +1,39 @@
+# RUN: %check-hints %s
+import torch
+from torch import nn
+
+model = nn.Linear(4, 2)
+data = [torch.randn(8, 4) for _ in range(4)]
+correct = torch.zeros(())
+for x in data:  # expected-hint HARP303
+    correct += model(x).argmax(1).sum()
+
+class Net(nn.Module):
+    def forward(self, x):
+        return x
+
+net = Net()
+outputs = []
+for x in data:  # expected-hint HARP303
+    for _ in range(2):
+        outputs.append(net(x))
+
+def evaluate(loader):
+    scores = []
+    for x in loader:  # expected-hint HARP303
+        scores.append(model(x))
+    return scores
+
+# Near misses: a training loop; inference under inference_mode or a no_grad function.
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in data:
+    opt.zero_grad()
+    model(x).sum().backward()
+    opt.step()
+with torch.inference_mode():
+    for x in data:
+        model(x)
+
+@torch.no_grad()
+def predict(loader):
+    return [model(x) for x in loader]
