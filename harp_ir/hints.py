@@ -36,6 +36,32 @@ HINTS: tuple[HintSpec, ...] = (
                "    sess.run(y, {x_ph: x})\n",
         after="y = tf.matmul(x_ph, w)\nfor x in batches:\n    sess.run(y, {x_ph: x})\n"),
     HintSpec(
+        "HARP102", "retracing",
+        "a `tf.function` called in a loop with a Python value that changes per iteration, "
+        "or defined inside the loop: it is traced again and again",
+        "pass tensors, set `input_signature` or `reduce_retracing`, hoist the definition",
+        "harp-retracing", "none",
+        before="for step in range(100):\n    loss = train_step(x, step)\n",
+        after="for step in range(100):\n    loss = train_step(x, tf.constant(step))\n"),
+    HintSpec(
+        "HARP103", "eager-step",
+        "a TF2 training step (`tf.GradientTape`) run eagerly in a loop whose body is "
+        "graph-compatible",
+        "wrap the step in `tf.function`",
+        "harp-eager-step", "none",
+        before="for x, y in data:\n    with tf.GradientTape() as tape:\n"
+               "        loss = loss_fn(model(x), y)\n    ...\n",
+        after="@tf.function\ndef step(x, y):\n    with tf.GradientTape() as tape:\n"
+              "        loss = loss_fn(model(x), y)\n    ...\nfor x, y in data:\n"
+              "    step(x, y)\n"),
+    HintSpec(
+        "HARP104", "split-session-runs",
+        "several `Session.run` calls in one iteration whose fetches share a subgraph",
+        "one `run` with all fetches",
+        "harp-split-session-runs", "none",
+        before="sess.run(train_op, feed)\nl = sess.run(loss, feed)\n",
+        after="_, l = sess.run([train_op, loss], feed)\n"),
+    HintSpec(
         "HARP201", "host-sync-in-loop",
         "a tensor converted to a host value inside a loop (`.item()`, `.numpy()`, `.cpu()`, "
         "`.tolist()`, `float(t)`/`int(t)`/`bool(t)`, a tensor as an `if`/`while` "
@@ -56,12 +82,35 @@ HINTS: tuple[HintSpec, ...] = (
         before="for step in range(n):\n    w = torch.tensor(weights)\n    y = x @ w\n",
         after="w = torch.tensor(weights)\nfor step in range(n):\n    y = x @ w\n"),
     HintSpec(
+        "HARP203", "feed-invariant",
+        "`feed_dict` values that do not change across iterations",
+        "a constant or variable in the graph, or `tf.data` for streaming data",
+        "harp-feed-invariant", "none",
+        before="for step in range(n):\n    sess.run(train, {x_ph: X, y_ph: Y})\n",
+        after="X_c, Y_c = tf.constant(X), tf.constant(Y)  # and build the graph on them\n"),
+    HintSpec(
+        "HARP204", "graph-round-trip",
+        "a tensor taken to numpy/Python, computed on, and turned back into a tensor in a "
+        "loop",
+        "keep the computation in framework ops",
+        "harp-graph-round-trip", "none",
+        before="for x in xs:\n    a = model(x).detach().numpy()\n"
+               "    t = torch.from_numpy(a * 2)\n",
+        after="for x in xs:\n    t = model(x).detach() * 2\n"),
+    HintSpec(
         "HARP301", "loop-invariant-graph-computation",
         "a pure graph computation in a loop whose inputs are all loop-invariant",
         "hoist it out of the loop",
         "harp-loop-invariant", "none",
         before="for x in xs:\n    y = x @ torch.linalg.inv(W)\n",
         after="W_inv = torch.linalg.inv(W)\nfor x in xs:\n    y = x @ W_inv\n"),
+    HintSpec(
+        "HARP302", "redundant-graph-call",
+        "the same pure graph computation with the same inputs evaluated twice",
+        "reuse the result",
+        "harp-redundant-call", "none",
+        before="a = torch.matmul(x, w)\nb = torch.matmul(x, w) + 1\n",
+        after="a = torch.matmul(x, w)\nb = a + 1\n"),
     HintSpec(
         "HARP303", "missing-no-grad",
         "PyTorch inference or evaluation (no backward, no optimizer step in the loop) "
@@ -72,6 +121,13 @@ HINTS: tuple[HintSpec, ...] = (
         after="with torch.inference_mode():\n    for x, y in val_loader:\n"
               "        correct += (model(x).argmax(1) == y).sum()\n"),
     HintSpec(
+        "HARP401", "elementwise-python-loop",
+        "a Python loop over tensor indices or elements doing per-element tensor ops",
+        "the vectorized op",
+        "harp-elementwise-loop", "none",
+        before="for i in range(len(x)):\n    out[i] = x[i] * 2 + 1\n",
+        after="out = x * 2 + 1\n"),
+    HintSpec(
         "HARP402", "concat-in-loop",
         "`torch.cat`/`torch.stack`/`tf.concat`/`np.concatenate` accumulation inside a loop: "
         "every iteration copies everything so far (quadratic)",
@@ -79,6 +135,21 @@ HINTS: tuple[HintSpec, ...] = (
         "harp-concat-in-loop", "none",
         before="out = torch.empty(0, d)\nfor x in xs:\n    out = torch.cat([out, f(x)])\n",
         after="parts = []\nfor x in xs:\n    parts.append(f(x))\nout = torch.cat(parts)\n"),
+    HintSpec(
+        "HARP403", "per-sample-call",
+        "a model or graph function called on one example at a time in a loop when the "
+        "calls are independent",
+        "one batched call",
+        "harp-per-sample-call", "none",
+        before="preds = [model(x[i:i + 1]) for i in range(len(x))]\n",
+        after="preds = model(x)\n"),
+    HintSpec(
+        "HARP501", "dataloader-serial",
+        "`DataLoader` without workers or pinned memory in a training program",
+        "`num_workers`, `pin_memory`",
+        "harp-dataloader-serial", "none",
+        before="loader = DataLoader(ds, batch_size=64)\n",
+        after="loader = DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)\n"),
     HintSpec(
         "HARP502", "zero-grad-keeps-memory",
         "`zero_grad(set_to_none=False)` or a manual `.grad.zero_()`: gradient buffers are "

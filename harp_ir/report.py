@@ -51,7 +51,7 @@ def collect(module: ir.Module) -> list[Hint]:
                 spec.id, spec.name, where, ir.StringAttr(d["message"]).value,
                 spec.refactoring, spec.fix,
                 [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])]))
-    return sorted(found, key=lambda h: (h.span.line, h.span.col, h.id))
+    return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
 
 
 def analyze_module(module: ir.Module) -> list[Hint]:

@@ -39,10 +39,23 @@ def _candidate(op, loop) -> bool:
             and all(invariant_in(v, loop) for v in op.operands))
 
 
+def _records_gradients(op, loop) -> bool:
+    """Under a GradientTape, or in a loop that backpropagates: the computation must be
+    recorded (or its graph rebuilt) every iteration, so hoisting it would change that."""
+    parent = op.parent
+    while parent is not None and parent != loop.parent:
+        if parent.name == "host.with" and "harp.contexts" in parent.attributes and \
+                "GradientTape" in str(parent.attributes["harp.contexts"]):
+            return True
+        parent = parent.parent
+    return any(o.name == "host.call" and string_attr(o, "method") in ("backward", "gradient")
+               for o in walk(loop))
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         loop = enclosing_loop(op) if op.name == "host.call" else None
-        if loop is None or not _candidate(op, loop):
+        if loop is None or not _candidate(op, loop) or _records_gradients(op, loop):
             continue
         users = [use.owner.operation for use in op.result.uses]
         if any(_candidate(u, loop) for u in users if u.name == "host.call"):

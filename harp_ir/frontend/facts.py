@@ -25,6 +25,7 @@ class Fact:
     element: Fact | None = None  # for iterables: the fact of each element
     returns: Fact | None = None  # for functions: the fact of what they return
     effects: tuple[str, ...] = ()  # for user functions: their effect summary
+    compiled: str = ""  # for functions: the compiler wrapping them (tensorflow.function)
 
     def speculated(self, reason: str) -> Fact:
         return replace(self, status="speculated", reason=reason)

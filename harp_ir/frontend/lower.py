@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import libcst as cst
@@ -172,6 +172,9 @@ class Lowerer:
                     and args[0].fact.kind == "tensor":
                 return Fact("scalar"), qualname, "sync"
             result = Fact(api.returns, framework_of(qualname))
+            if qualname in _COMPILERS and args:  # f = tf.function(g)
+                inner = args[0].fact if args[0].fact.kind == "function" else result
+                return replace(inner, compiled=qualname), qualname, effect
             if f.status == "speculated":
                 result = result.speculated(f.reason)
             return result, qualname, effect
@@ -525,10 +528,13 @@ class Lowerer:
         for d, node, name in reversed(list(zip(decorators, stmt.decorators, names,
                                                strict=True))):
             call = self.op("host.call", node, [d.value, result.value], 1,
-                           {"kwnames": ir.ArrayAttr.get([s("")])})
+                           {"kwnames": ir.ArrayAttr.get([s("")]),
+                            "harp.decorator": ir.UnitAttr.get()})
             if _qualname_of(d):
                 call.attributes["qualname"] = s(name)
             fact = result.fact if name in _TRANSPARENT_DECORATORS else Fact("function")
+            if name in _COMPILERS:
+                fact = replace(fact, compiled=name)
             result = V(call.result, fact, stmt.name.value)
         self.store(stmt.name, stmt.name.value, result)
 
@@ -696,6 +702,8 @@ class Lowerer:
         if effect:
             attrs["effect"] = s(effect)
         op = self.op("host.call", node, [callee.value] + [a.value for a in args], 1, attrs)
+        if callee.fact.compiled:
+            op.attributes["harp.compiled"] = s(callee.fact.compiled)
         if receiver is not None and callee.fact.reason and callee.fact.status == "speculated":
             op.attributes["harp.receiver_reason"] = s(callee.fact.reason)
         if receiver is not None and receiver.name and receiver.fact.kind != "library":
@@ -1001,6 +1009,9 @@ def _nested_suites(stmt):
     for case in getattr(stmt, "cases", ()) or ():
         yield "MatchCase", case.body
 
+
+#: decorators that compile a Python function into a graph function
+_COMPILERS = frozenset({"tensorflow.function", "torch.compile", "torch.jit.script"})
 
 #: calls that make names or code at run time: analysis facts near them are speculative
 _DYNAMIC_CALLS = {

@@ -6,7 +6,7 @@ x = tf.random.normal([16, 4])
 opt = tf.keras.optimizers.SGD(0.1)
 losses = []
 for step in range(5):
-    with tf.GradientTape() as tape:
+    with tf.GradientTape() as tape:  # expected-hint HARP103
         loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
     grads = tape.gradient(loss, [w])
     opt.apply_gradients(zip(grads, [w]))

@@ -8,7 +8,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 model = nn.Linear(4, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-loader = DataLoader(TensorDataset(torch.randn(32, 4), torch.randn(32, 1)), batch_size=8)
+loader = DataLoader(TensorDataset(torch.randn(32, 4), torch.randn(32, 1)), batch_size=8)  # expected-hint HARP501
 loss_fn = nn.MSELoss()
 
 total = 0.0

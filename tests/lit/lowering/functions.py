@@ -15,7 +15,7 @@ def step(x, y=2, *rest, scale, **options):
 # CHECK: "host.store"(%{{.*}}) {name = "counter", scope = "global"}
 # CHECK: "hostcf.return"
 # CHECK-NEXT: }) {arg_kinds = ["positional", "positional", "vararg", "kwonly", "kwarg"], arg_names = ["x", "y", "rest", "scale", "options"], harp.decorators = ["tensorflow.function"], harp.effects = ["mutates-globals"], sym_name = "step"}
-# CHECK-NEXT: %[[D:.*]] = "host.call"(%[[DEC]], %[[FN]]) {kwnames = [""], qualname = "tensorflow.function"}
+# CHECK-NEXT: %[[D:.*]] = "host.call"(%[[DEC]], %[[FN]]) {harp.decorator, kwnames = [""], qualname = "tensorflow.function"}
 # CHECK-NEXT: "host.store"(%[[D]]) {name = "step"}
 
 def no_return():

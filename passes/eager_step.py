@@ -1,0 +1,60 @@
+"""--harp-eager-step (HARP103): a TF2 training step run eagerly in a loop.
+
+Finds: a `with tf.GradientTape()` block inside a loop, in code that no `tf.function`
+compiles (neither the enclosing function nor its caller's decorator), whose body makes
+no host syncs (so it is graph-compatible). Eager execution dispatches each op from
+Python; a `tf.function` runs the whole step as one graph.
+
+Assumes: the step's body is traceable (no Python side effects that must run every
+step), which is speculated from the absence of syncs and I/O in the tape block.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    record_hint,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP103"
+TAPE = "tensorflow.GradientTape"
+
+
+def _compiled(op) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent.name == "host.func" and "harp.decorators" in parent.attributes and any(
+                ir.StringAttr(d).value == "tensorflow.function"
+                for d in ir.ArrayAttr(parent.attributes["harp.decorators"])):
+            return True
+        parent = parent.parent
+    return False
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.with" or "harp.contexts" not in op.attributes:
+            continue
+        if TAPE not in [ir.StringAttr(c).value for c in
+                        ir.ArrayAttr(op.attributes["harp.contexts"])]:
+            continue
+        loop = enclosing_loop(op)
+        if loop is None or _compiled(op):
+            continue
+        if any(string_attr(o, "effect") in ("sync", "io") for o in walk(op)):
+            continue  # not graph-compatible as it stands
+        message = (f"the training step under `tf.GradientTape()` runs eagerly on every "
+                   f"iteration of {describe_loop(loop)}; move it into a function decorated "
+                   f"with `@tf.function` so each step runs as one graph")
+        record_hint(op, HINT, message, [
+            Assumption("traceable", describe_loop(loop), "medium", "speculated",
+                       "the step has no Python side effects that must run eagerly"),
+            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
+                       "a loop is assumed to run more than once"),
+        ])

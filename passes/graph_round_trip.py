@@ -1,0 +1,73 @@
+"""--harp-graph-round-trip (HARP204): a tensor taken to the host, computed on, and
+turned back into a tensor inside a loop.
+
+Finds: a transfer into the framework (`torch.tensor`, `torch.from_numpy`, `tf.constant`,
+`tf.convert_to_tensor`) inside a loop whose input was computed, in the same iteration,
+from a device-to-host sync (`.numpy()`, `.item()`, `.tolist()`, `.cpu()`): two
+transfers and a Python/numpy computation that framework ops would do on the device.
+
+Assumes: the host computation has a framework equivalent (numpy arithmetic and
+reductions do).
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    record_hint,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP204"
+
+
+def _from_sync(value, loop, stored: dict, depth: int = 0) -> str:
+    """The sync (as `x.numpy()`) that `value` derives from within the loop, or ""."""
+    owner = value.owner
+    if depth > 12 or not hasattr(owner, "operation"):
+        return ""
+    op = owner.operation
+    if op.name == "host.call" and string_attr(op, "effect") == "sync":
+        return f"{string_attr(op, 'harp.receiver') or 'a tensor'}.{string_attr(op, 'method')}()"
+    if op.name == "host.load":
+        for v in stored.get(string_attr(op, "name"), []):
+            found = _from_sync(v, loop, stored, depth + 1)
+            if found:
+                return found
+        return ""
+    if op.name in ("host.binop", "host.unop", "host.getitem", "host.call", "host.list",
+                   "host.tuple", "host.getattr"):
+        for v in op.operands:
+            found = _from_sync(v, loop, stored, depth + 1)
+            if found:
+                return found
+    return ""
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call" or string_attr(op, "effect") != "transfer":
+            continue
+        loop = enclosing_loop(op)
+        if loop is None:
+            continue
+        stored: dict[str, list] = {}
+        for o in walk(loop):
+            if o.name == "host.store":
+                stored.setdefault(string_attr(o, "name"), []).append(o.operands[0])
+        source = next((s for v in list(op.operands)[1:]
+                       if (s := _from_sync(v, loop, stored))), "")
+        if not source:
+            continue
+        what = string_attr(op, "qualname")
+        message = (f"`{source}` takes a tensor to the host, the result is computed on in "
+                   f"Python/numpy and turned back into a tensor by `{what}` on every "
+                   f"iteration of {describe_loop(loop)}; keep the computation in framework "
+                   f"ops on the device")
+        record_hint(op, HINT, message, [
+            Assumption("framework-equivalent", what, "low", "speculated",
+                       "the host computation has a framework op equivalent"),
+        ])

@@ -1,0 +1,75 @@
+"""--harp-per-sample-call (HARP403): a model called on one example at a time in a loop.
+
+Finds: a call of a module (kind `module`) or a compiled graph function inside a loop whose
+input is one example: `x[i]` / `x[i:i + 1]` with `i` the loop variable, or the loop
+variable itself when the loop iterates over a tensor. When the calls are independent (no
+call's input comes from an earlier call), one batched call does the same work at once.
+
+Assumes: the model treats examples independently (no batch statistics in train mode).
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    record_hint,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP403"
+
+
+def _callee_is_model(op) -> str:
+    owner = op.operands[0].owner
+    if not hasattr(owner, "operation"):
+        return ""
+    callee = owner.operation
+    if string_attr(callee, "harp.kind") == "module" or string_attr(op, "harp.compiled"):
+        return string_attr(callee, "name") or string_attr(callee, "attr") or "the model"
+    return ""
+
+
+def _one_example(value, loop) -> bool:
+    owner = value.owner
+    var = string_attr(loop, "target")
+    if not hasattr(owner, "operation"):
+        return False
+    op = owner.operation
+    if op.name == "host.call" and string_attr(op, "method") in ("unsqueeze", "view",
+                                                               "reshape"):
+        return _one_example(op.operands[0].owner.operation.operands[0], loop)
+    if op.name == "host.load":
+        iterable = loop.operands[0].owner
+        return string_attr(op, "name") == var and hasattr(iterable, "operation") and \
+            string_attr(iterable.operation, "harp.kind") == "tensor"
+    if op.name != "host.getitem":
+        return False
+    index = op.operands[1].owner
+    if not hasattr(index, "operation"):
+        return False
+    idx = index.operation
+    if idx.name == "host.slice":
+        idx = idx.operands[0].owner.operation if hasattr(idx.operands[0].owner,
+                                                           "operation") else idx
+    return idx.name == "host.load" and string_attr(idx, "name") == var
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call" or len(op.operands) < 2:
+            continue
+        model = _callee_is_model(op)
+        loop = enclosing_loop(op) if model else None
+        if loop is None or loop.name != "host.for" or not _one_example(op.operands[1], loop):
+            continue
+        message = (f"`{model}` is called on one example per iteration of "
+                   f"{describe_loop(loop)}; the calls are independent: call it once on the "
+                   f"whole batch")
+        record_hint(op, HINT, message, [
+            Assumption("independent-examples", model, "medium", "speculated",
+                       "the model treats examples independently (eval mode, no batch "
+                       "statistics)"),
+        ])

@@ -1,0 +1,94 @@
+"""--harp-retracing (HARP102): a `tf.function` retraced in a loop.
+
+Finds: (1) a `tf.function` created inside a loop (a decorated `def`, or a
+`tf.function(f)` call): every iteration makes a new function and traces it again;
+(2) a call of a `tf.function` inside a loop with a Python value that changes every
+iteration (the loop variable of a `range`, or a Python scalar computed in the loop):
+each new Python value is part of the trace signature, so every call traces a new graph.
+
+Assumes: the function is called more than once per created function, and (for 2) the
+argument is a Python number, not a tensor.
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    enclosing_loop,
+    invariant_in,
+    record_hint,
+    string_attr,
+    value_name,
+    walk,
+)
+
+HINT = "HARP102"
+TF_FUNCTION = "tensorflow.function"
+
+
+def _python_scalar(value, loop, depth=0) -> bool:
+    """A Python number that changes per iteration: the `range` loop variable, or
+    arithmetic on it (through slots written in the loop)."""
+    owner = value.owner
+    if depth > 8 or not hasattr(owner, "operation"):
+        return False
+    op = owner.operation
+    if op.name == "host.load":
+        if _loop_variable_of_range(value, loop):
+            return True
+        name = string_attr(op, "name")
+        return any(_python_scalar(o.operands[0], loop, depth + 1) for o in walk(loop)
+                   if o.name == "host.store" and string_attr(o, "name") == name)
+    if op.name in ("host.binop", "host.unop"):
+        return any(_python_scalar(v, loop, depth + 1) for v in op.operands) and all(
+            _python_scalar(v, loop, depth + 1) or (
+                hasattr(v.owner, "operation") and v.owner.operation.name == "host.constant")
+            for v in op.operands)
+    return string_attr(op, "harp.kind") == "scalar"
+
+
+def _loop_variable_of_range(value, loop) -> bool:
+    owner = value.owner
+    if not hasattr(owner, "operation") or owner.operation.name != "host.load":
+        return False
+    name = string_attr(owner.operation, "name")
+    iterable = loop.operands[0].owner.operation if loop.name == "host.for" else None
+    return (iterable is not None and string_attr(iterable, "qualname") in (
+        "builtins.range", "builtins.enumerate") and string_attr(loop, "target") == name)
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        loop = enclosing_loop(op)
+        if loop is None:
+            continue
+        if op.name == "host.func" and "harp.decorators" in op.attributes and \
+                TF_FUNCTION in str(op.attributes["harp.decorators"]):
+            name = string_attr(op, "sym_name")
+            message = (f"`@tf.function` `{name}` is defined inside {describe_loop(loop)}: "
+                       f"every iteration creates and traces a new function; define it once "
+                       f"before the loop")
+        elif op.name == "host.call" and string_attr(op, "qualname") == TF_FUNCTION and \
+                "harp.decorator" not in op.attributes:  # decorators: the host.func case
+            message = (f"`tf.function(...)` is called inside {describe_loop(loop)}: every "
+                       f"iteration creates and traces a new function; create it once before "
+                       f"the loop")
+        elif op.name == "host.call" and string_attr(op, "harp.compiled") == TF_FUNCTION:
+            changing = [v for v in list(op.operands)[1:]
+                        if not invariant_in(v, loop) and _python_scalar(v, loop)]
+            if not changing:
+                continue
+            arg = value_name(changing[0]) or "an argument"
+            message = (f"the tf.function is called with the Python value `{arg}`, which "
+                       f"changes on every iteration of {describe_loop(loop)}: each new value "
+                       f"traces a new graph; pass it as a tensor (`tf.constant({arg})`) or set "
+                       f"`reduce_retracing=True` / an `input_signature`")
+        else:
+            continue
+        record_hint(op, HINT, message, [
+            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
+                       "a loop is assumed to run more than once"),
+            Assumption("library", TF_FUNCTION, "low", "proved",
+                       "the decorator resolves to tensorflow.function"),
+        ])

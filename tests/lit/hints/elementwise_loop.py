@@ -1,0 +1,19 @@
+# RUN: %check-hints %s
+import torch
+
+x = torch.randn(100)
+out = torch.zeros(100)
+for i in range(len(x)):  # expected-hint HARP401
+    out[i] = x[i] * 2 + 1
+for i in range(x.shape[0]):  # expected-hint HARP401
+    out[i] = torch.sigmoid(x[i])
+total = 0.0
+for v in x:  # expected-hint HARP401
+    total = total + v * v
+
+# Near misses: a loop over a Python list; range(len(...)) of a list.
+names = ["a", "b"]
+for i in range(len(names)):
+    print(names[i])
+for n in names:
+    print(n + "!")

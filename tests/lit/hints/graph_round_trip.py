@@ -1,0 +1,22 @@
+# RUN: %check-hints %s
+import numpy as np
+import tensorflow as tf
+import torch
+
+model = torch.nn.Linear(4, 4)
+xs = [torch.randn(2, 4) for _ in range(3)]
+with torch.no_grad():
+    for x in xs:
+        a = model(x).numpy()  # expected-hint HARP201
+        b = np.tanh(a) * 2
+        t = torch.from_numpy(b)  # expected-hint HARP204
+        v = torch.tensor(x.sum().item() + 1.0)  # expected-hint HARP201 HARP204
+for step in range(3):
+    h = tf.random.normal([4])
+    g = tf.constant(h.numpy() ** 2)  # expected-hint HARP201 HARP204
+
+# Near misses: the computation stays in tensors; host data that never was a tensor.
+with torch.no_grad():
+    for x in xs:
+        t = torch.tanh(model(x)) * 2
+        u = torch.from_numpy(np.random.rand(4))

@@ -1,0 +1,20 @@
+# RUN: %check-hints %s
+import torch
+from torch import nn
+
+model = nn.Linear(4, 2)
+batch = torch.randn(16, 4)
+with torch.no_grad():
+    for i in range(len(batch)):
+        y = model(batch[i])  # expected-hint HARP403
+    for i in range(16):
+        y = model(batch[i:i + 1])  # expected-hint HARP403
+    for row in batch:
+        y = model(row.unsqueeze(0))  # expected-hint HARP403
+
+# Near misses: the whole batch at once; a recurrent use where each call feeds the next.
+with torch.no_grad():
+    y = model(batch)
+    h = torch.zeros(1, 4)
+    for i in range(16):
+        h = model(torch.cat([h[:, :2], batch[i:i + 1, :2]], dim=1))
