@@ -1,4 +1,5 @@
 # RUN: %check-hints %s
+import tensorflow as tf
 import torch
 
 x = torch.randn(100)
@@ -10,6 +11,11 @@ for i in range(x.shape[0]):  # expected-hint HARP401
 total = 0.0
 for v in x:  # expected-hint HARP401
     total = total + v * v
+
+t = tf.random.normal([8])
+scaled = []
+for i in range(len(t)):  # expected-hint HARP401
+    scaled.append(t[i] * 2.0)
 
 # Near misses: a loop over a Python list; range(len(...)) of a list.
 names = ["a", "b"]

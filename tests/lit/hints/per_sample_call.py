@@ -1,4 +1,5 @@
 # RUN: %check-hints %s
+import tensorflow as tf
 import torch
 from torch import nn
 
@@ -11,6 +12,11 @@ with torch.no_grad():
         y = model(batch[i:i + 1])  # expected-hint HARP403
     for row in batch:
         y = model(row.unsqueeze(0))  # expected-hint HARP403
+
+net = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+images = tf.random.normal([8, 4])
+for i in range(8):
+    out = net(images[i:i + 1])  # expected-hint HARP403
 
 # Near misses: the whole batch at once; a recurrent use where each call feeds the next.
 with torch.no_grad():

@@ -1,0 +1,97 @@
+// Pass test for --harp-elementwise-loop (HARP401) on the IR harp imports from:
+//   import torch
+//   x = torch.randn(8)
+//   for i in range(len(x)):
+//       x[i] = x[i] * 2
+//   for i in range(len(names)):
+//       print(names[i])
+// RUN: %harp-opt %s --harp-elementwise-loop | FileCheck %s
+// RUN: %harp-opt %s | FileCheck --check-prefix=NOPASS %s
+// NOPASS-NOT: harp.hints
+// CHECK: harp.hints = [{{.*}}id = "HARP401", message = "the `for i` loop (line 3) visits `x` one element at a time
+// CHECK-NOT: id = "HARP401"
+#loc13 = loc("harp-elementwise-loop.py":3:1 to 4:20)
+#loc29 = loc("harp-elementwise-loop.py":5:1 to 6:20)
+module {
+  "host.module"() ({
+    %0 = "host.import"() {module = "torch", qualname = "torch"} : () -> !host.obj loc(#loc2)
+    "host.store"(%0) {name = "torch"} : (!host.obj) -> () loc(#loc2)
+    %1 = "host.load"() {name = "torch", qualname = "torch"} : () -> !host.obj loc(#loc3)
+    %2 = "host.getattr"(%1) {attr = "randn", qualname = "torch.randn"} : (!host.obj) -> !host.obj loc(#loc4)
+    %3 = "host.constant"() {kind = "int", value = 8 : i64} : () -> !host.obj loc(#loc5)
+    %4 = "host.call"(%2, %3) {effect = "random", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "randn", qualname = "torch.randn"} : (!host.obj, !host.obj) -> !host.obj loc(#loc6)
+    "host.store"(%4) {name = "x"} : (!host.obj) -> () loc(#loc7)
+    %5 = "host.load"() {name = "range", qualname = "builtins.range", scope = "builtin"} : () -> !host.obj loc(#loc8)
+    %6 = "host.load"() {name = "len", qualname = "builtins.len", scope = "builtin"} : () -> !host.obj loc(#loc9)
+    %7 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc10)
+    %8 = "host.call"(%6, %7) {effect = "pure", harp.kind = "scalar", harp.kind_status = "proved", kwnames = [""], qualname = "builtins.len"} : (!host.obj, !host.obj) -> !host.obj loc(#loc11)
+    %9 = "host.call"(%5, %8) {effect = "pure", kwnames = [""], qualname = "builtins.range"} : (!host.obj, !host.obj) -> !host.obj loc(#loc12)
+    "host.for"(%9) ({
+    ^bb0(%arg0: !host.obj loc("harp-elementwise-loop.py":3:1 to 4:20)):
+      "host.store"(%arg0) {name = "i"} : (!host.obj) -> () loc(#loc14)
+      %15 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc15)
+      %16 = "host.load"() {name = "i"} : () -> !host.obj loc(#loc16)
+      %17 = "host.getitem"(%15, %16) {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved"} : (!host.obj, !host.obj) -> !host.obj loc(#loc17)
+      %18 = "host.constant"() {kind = "int", value = 2 : i64} : () -> !host.obj loc(#loc18)
+      %19 = "host.binop"(%17, %18) {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", op = "mul"} : (!host.obj, !host.obj) -> !host.obj loc(#loc19)
+      %20 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc20)
+      %21 = "host.load"() {name = "i"} : () -> !host.obj loc(#loc21)
+      "host.setitem"(%20, %21, %19) : (!host.obj, !host.obj, !host.obj) -> () loc(#loc22)
+      "hostcf.yield"() : () -> () loc(#loc23)
+    }, {
+      "hostcf.yield"() : () -> () loc(#loc1)
+    }) {harp.mutates = ["i", "x"], harp.mutates_status = "speculated", target = "i"} : (!host.obj) -> () loc(#loc13)
+    %10 = "host.load"() {name = "range", qualname = "builtins.range", scope = "builtin"} : () -> !host.obj loc(#loc24)
+    %11 = "host.load"() {name = "len", qualname = "builtins.len", scope = "builtin"} : () -> !host.obj loc(#loc25)
+    %12 = "host.load"() {name = "names"} : () -> !host.obj loc(#loc26)
+    %13 = "host.call"(%11, %12) {effect = "pure", harp.kind = "scalar", harp.kind_status = "proved", kwnames = [""], qualname = "builtins.len"} : (!host.obj, !host.obj) -> !host.obj loc(#loc27)
+    %14 = "host.call"(%10, %13) {effect = "pure", kwnames = [""], qualname = "builtins.range"} : (!host.obj, !host.obj) -> !host.obj loc(#loc28)
+    "host.for"(%14) ({
+    ^bb0(%arg0: !host.obj loc("harp-elementwise-loop.py":5:1 to 6:20)):
+      "host.store"(%arg0) {name = "i"} : (!host.obj) -> () loc(#loc30)
+      %15 = "host.load"() {name = "print", qualname = "builtins.print", scope = "builtin"} : () -> !host.obj loc(#loc31)
+      %16 = "host.load"() {name = "names"} : () -> !host.obj loc(#loc32)
+      %17 = "host.load"() {name = "i"} : () -> !host.obj loc(#loc33)
+      %18 = "host.getitem"(%16, %17) : (!host.obj, !host.obj) -> !host.obj loc(#loc34)
+      %19 = "host.call"(%15, %18) {effect = "io", kwnames = [""], qualname = "builtins.print"} : (!host.obj, !host.obj) -> !host.obj loc(#loc35)
+      "hostcf.yield"() : () -> () loc(#loc35)
+    }, {
+      "hostcf.yield"() : () -> () loc(#loc1)
+    }) {harp.mutates = ["i"], harp.mutates_status = "speculated", target = "i"} : (!host.obj) -> () loc(#loc29)
+    "hostcf.yield"() : () -> () loc(#loc1)
+  }) {filename = "harp-elementwise-loop.py", sym_name = "harp-elementwise-loop"} : () -> () loc(#loc1)
+} loc(#loc)
+#loc = loc("harp-elementwise-loop.py":1:1)
+#loc1 = loc("harp-elementwise-loop.py":1:1 to 7:1)
+#loc2 = loc("harp-elementwise-loop.py":1:8 to :13)
+#loc3 = loc("harp-elementwise-loop.py":2:5 to :10)
+#loc4 = loc("harp-elementwise-loop.py":2:5 to :16)
+#loc5 = loc("harp-elementwise-loop.py":2:17 to :18)
+#loc6 = loc("harp-elementwise-loop.py":2:5 to :19)
+#loc7 = loc("harp-elementwise-loop.py":2:1 to :2)
+#loc8 = loc("harp-elementwise-loop.py":3:10 to :15)
+#loc9 = loc("harp-elementwise-loop.py":3:16 to :19)
+#loc10 = loc("harp-elementwise-loop.py":3:20 to :21)
+#loc11 = loc("harp-elementwise-loop.py":3:16 to :22)
+#loc12 = loc("harp-elementwise-loop.py":3:10 to :23)
+#loc14 = loc("harp-elementwise-loop.py":3:5 to :6)
+#loc15 = loc("harp-elementwise-loop.py":4:12 to :13)
+#loc16 = loc("harp-elementwise-loop.py":4:14 to :15)
+#loc17 = loc("harp-elementwise-loop.py":4:12 to :16)
+#loc18 = loc("harp-elementwise-loop.py":4:19 to :20)
+#loc19 = loc("harp-elementwise-loop.py":4:12 to :20)
+#loc20 = loc("harp-elementwise-loop.py":4:5 to :6)
+#loc21 = loc("harp-elementwise-loop.py":4:7 to :8)
+#loc22 = loc("harp-elementwise-loop.py":4:5 to :9)
+#loc23 = loc("harp-elementwise-loop.py":4:5 to :20)
+#loc24 = loc("harp-elementwise-loop.py":5:10 to :15)
+#loc25 = loc("harp-elementwise-loop.py":5:16 to :19)
+#loc26 = loc("harp-elementwise-loop.py":5:20 to :25)
+#loc27 = loc("harp-elementwise-loop.py":5:16 to :26)
+#loc28 = loc("harp-elementwise-loop.py":5:10 to :27)
+#loc30 = loc("harp-elementwise-loop.py":5:5 to :6)
+#loc31 = loc("harp-elementwise-loop.py":6:5 to :10)
+#loc32 = loc("harp-elementwise-loop.py":6:11 to :16)
+#loc33 = loc("harp-elementwise-loop.py":6:17 to :18)
+#loc34 = loc("harp-elementwise-loop.py":6:11 to :19)
+#loc35 = loc("harp-elementwise-loop.py":6:5 to :20)
