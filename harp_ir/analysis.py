@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -43,14 +44,38 @@ def span(location: ir.Location) -> Span | None:
     return Span(m["file"].replace('\\"', '"'), line, col, end_line, end_col)
 
 
-def walk(op: ir.Operation) -> Iterator[ir.Operation]:
-    """Every op nested in `op` (not `op` itself), in pre-order."""
+def _walk(op: ir.Operation) -> Iterator[ir.Operation]:
     for region in op.regions:
         for block in region.blocks:
             for child in block.operations:
                 child = child.operation
                 yield child
-                yield from walk(child)
+                yield from _walk(child)
+
+
+_WALK_CACHE: dict | None = None
+
+
+def walk(op: ir.Operation) -> Iterator[ir.Operation] | list[ir.Operation]:
+    """Every op nested in `op` (not `op` itself), in pre-order. Inside `cached_walks()`
+    the lists are computed once, for a pipeline of passes that only annotate."""
+    if _WALK_CACHE is None:
+        return _walk(op)
+    found = _WALK_CACHE.get(op)
+    if found is None:
+        found = _WALK_CACHE[op] = list(_walk(op))
+    return found
+
+
+@contextmanager
+def cached_walks():
+    """Share walks between passes that add attributes but never add or remove ops."""
+    global _WALK_CACHE
+    _WALK_CACHE = {}
+    try:
+        yield
+    finally:
+        _WALK_CACHE = None
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:

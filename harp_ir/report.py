@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from torch_mlir import ir
 
 from harp_ir import hints
-from harp_ir.analysis import Assumption, Span, span, walk
+from harp_ir.analysis import Assumption, Span, cached_walks, span, walk
 from harp_ir.diagnostics import format_mlir_error
-from harp_ir.frontend.lower import lower_file, lower_program
+from harp_ir.frontend.lower import Program, lower_file
 from harp_ir.passes import ANALYSIS_PIPELINE
 from harp_ir.pipeline import build
 
@@ -55,8 +58,12 @@ def collect(module: ir.Module) -> list[Hint]:
 
 
 def analyze_module(module: ir.Module) -> list[Hint]:
-    build(list(ANALYSIS_PIPELINE)).run(module.operation)
-    return collect(module)
+    """Run every hint pass. The module is verified once: the analysis passes only add
+    attributes, so verifying after each of them (harp-opt's default) would be wasted."""
+    module.operation.verify()
+    with cached_walks():
+        build(list(ANALYSIS_PIPELINE), verify_each=False).run(module.operation)
+        return collect(module)
 
 
 def analyze_file(path: str | Path) -> list[Hint]:
@@ -64,25 +71,98 @@ def analyze_file(path: str | Path) -> list[Hint]:
     return analyze_module(lower_file(path))
 
 
-def analyze_paths(paths: list[str]) -> tuple[list[Hint], list[str]]:
-    """Analyse files and directories; each directory is one program (its files import
-    each other). Returns the hints and the error lines. Needs a current harp context."""
-    found, errors = [], []
+@dataclass(frozen=True)
+class Task:
+    """Some files of one program to analyse: the program's files (so that imports
+    resolve) and the ones to report on."""
+
+    root: Path | None
+    program: tuple[Path, ...]
+    targets: tuple[Path, ...]
+
+
+def tasks_for(paths: list[str], jobs: int) -> tuple[list[Task], list[str]]:
+    """Split the inputs into tasks: each directory is one program, cut into about
+    4 x jobs pieces so that workers stay busy."""
+    tasks, errors = [], []
     for arg in map(Path, paths):
         if arg.is_dir():
-            files, root = python_files([str(arg)])[0], arg
+            files, root = tuple(python_files([str(arg)])[0]), arg
         elif arg.is_file():
-            files, root = [arg], arg.parent
+            files, root = (arg,), arg.parent
         else:
             errors.append(f"{arg}: error: no such file or directory")
             continue
-        module, failed = lower_program(files, root)
-        errors += [str(e) for e in failed]
-        try:
-            found += analyze_module(module)
-        except ir.MLIRError as e:
-            errors += format_mlir_error(e, str(arg))
+        pieces = max(1, min(len(files), jobs)) if jobs > 1 else 1
+        for i in range(pieces):
+            if files[i::pieces]:
+                tasks.append(Task(root, files, files[i::pieces]))
+    return tasks, errors
+
+
+def run_task(task: Task) -> tuple[list[Hint], list[str]]:
+    """Lower the targets (and, on demand, the modules they import) and analyse them.
+    Needs a current harp context."""
+    program = Program.from_paths(list(task.program), task.root)
+    wanted = {str(t) for t in task.targets}
+    for name, path in program.files.items():
+        if str(path) in wanted:
+            program.lower(name)
+    errors = [str(e) for e in program.errors if e.filename in wanted]
+    try:
+        found = [h for h in analyze_module(program.module) if h.span.file in wanted]
+    except ir.MLIRError as e:
+        return [], errors + format_mlir_error(e, str(task.root))
     return found, errors
+
+
+_WORKER_CONTEXT = None
+
+
+def _run_task_in_worker(task: Task):
+    global _WORKER_CONTEXT
+    if _WORKER_CONTEXT is None:
+        from harp_ir.context import make_context
+
+        _WORKER_CONTEXT = make_context()
+    with _WORKER_CONTEXT:
+        return run_task(task)
+
+
+def default_jobs(paths: list[str]) -> int:
+    """One process for small inputs (a worker costs seconds to start), else all cores."""
+    files = python_files(paths)[0]
+    return 1 if len(files) < 32 else max(1, os.cpu_count() or 1)
+
+
+def analyze_paths(paths: list[str], jobs: int = 1,
+                  progress: Callable[[int, int], None] | None = None
+                  ) -> tuple[list[Hint], list[str]]:
+    """Analyse files and directories; each directory is one program (its files import
+    each other). With jobs > 1 the files are analysed in worker processes, each resolving
+    the imports it needs. Returns the hints and the error lines. With jobs == 1 it needs a
+    current harp context."""
+    tasks, errors = tasks_for(paths, jobs)
+    total, done, found = sum(len(t.targets) for t in tasks), 0, []
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = pool.map(_run_task_in_worker, tasks)
+            for task, (hints, errs) in zip(tasks, results, strict=True):
+                found += hints
+                errors += errs
+                done += len(task.targets)
+                if progress:
+                    progress(done, total)
+    else:
+        for task in tasks:
+            hints, errs = run_task(task)
+            found += hints
+            errors += errs
+            done += len(task.targets)
+            if progress:
+                progress(done, total)
+    found.sort(key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
+    return found, sorted(set(errors), key=errors.index)
 
 
 def python_files(paths: list[str]) -> tuple[list[Path], list[str]]:

@@ -18,7 +18,7 @@ from harp_ir import hints, sarif
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.frontend.lower import FrontendError, lower_file
-from harp_ir.report import analyze_paths
+from harp_ir.report import analyze_paths, default_jobs
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="deny an assumption: hints that need it are dropped (repeatable)")
     an.add_argument("--select", default="", help="only these hints, e.g. HARP201,HARP202")
     an.add_argument("--ignore", default="", help="never these hints")
+    an.add_argument("-j", "--jobs", type=int, default=0,
+                    help="worker processes (default: 1 for small inputs, else all cores)")
     an.add_argument("--no-config", action="store_true",
                     help="do not read [tool.harp] from pyproject.toml or harp.toml")
     ex = sub.add_parser("explain", help="print a hint's documentation")
@@ -83,8 +85,12 @@ def cmd_analyze(args) -> int:
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
+    jobs = args.jobs or default_jobs(args.paths)
+    progress = _progress if sys.stderr.isatty() and args.format == "text" else None
     with make_context():
-        found, errors = analyze_paths(args.paths)
+        found, errors = analyze_paths(args.paths, jobs, progress)
+    if progress:
+        sys.stderr.write("\r\033[K")
     found = filter_hints(found, feedback)
     if args.format == "json":
         json.dump({"version": 1, "level": feedback.level,
@@ -109,6 +115,11 @@ def cmd_analyze(args) -> int:
     if errors:
         return 2
     return 1 if found else 0
+
+
+def _progress(done: int, total: int) -> None:
+    sys.stderr.write(f"\rharp: analysed {done}/{total} files")
+    sys.stderr.flush()
 
 
 def cmd_explain(args) -> int:
