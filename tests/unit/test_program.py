@@ -72,3 +72,15 @@ def test_analyze_directory_uses_cross_file_facts(ctx, tmp_path):
     assert errors == []
     # `a.sum() > 0` is only known to be a tensor through pkg.data.batch
     assert [(h.id, h.span.line) for h in hints] == [("HARP201", 8)]
+
+
+def test_parallel_analysis_keeps_cross_file_facts(ctx, tmp_path):
+    write(tmp_path, PROJECT)
+    calls = []
+    serial, _ = analyze_paths([str(tmp_path)], jobs=1)
+    parallel, errors = analyze_paths([str(tmp_path)], jobs=2,
+                                     progress=lambda done, total: calls.append((done, total)))
+    assert errors == []
+    assert [(h.id, h.span.file, h.span.line) for h in parallel] == \
+        [(h.id, h.span.file, h.span.line) for h in serial]
+    assert calls[-1] == (4, 4)
