@@ -102,16 +102,45 @@ def describe_loop(loop: ir.Operation) -> str:
     return f"the `while` loop{line}"
 
 
+#: The one vocabulary of assumptions hints rest on (`--assume`/`--deny` take these kinds).
+ASSUMPTIONS: dict[str, str] = {
+    "tensor": "a value is a tensor",
+    "library": "a name resolves to the library",
+    "not-patched": "the library is not monkey-patched or shadowed at run time",
+    "pure": "a function has no side effects",
+    "no-alias": "an object is not changed through another name in the loop",
+    "loop-runs": "the loop runs more than once",
+    "hot-loop": "the loop runs many times (it is not an outer, once-per-epoch loop)",
+    "accelerator": "the benefit needs an accelerator",
+    "same-graph": "TF ops are built into the same default graph every iteration",
+    "traceable": "a step has no Python side effects that must run eagerly",
+    "independent-runs": "a Session.run does not need the updates of an earlier one",
+    "independent-iterations": "no loop iteration depends on an earlier one",
+    "independent-examples": "a model treats the examples of a batch independently",
+    "no-partial-use": "a partial result is not needed inside the loop",
+    "no-backward": "no backward pass runs through the computation",
+    "grad-unread": "zeroed gradients are not read before the next backward",
+    "framework-equivalent": "a host computation has a framework-op equivalent",
+    "picklable-dataset": "a dataset can be sent to worker processes",
+}
+RISKS = ("low", "medium", "high")
+STATUSES = ("proved", "speculated", "confirmed", "denied")
+
+
 @dataclass(frozen=True)
 class Assumption:
-    """One thing a hint relies on. Vocabulary: tensor, library, pure, no-alias, loop-runs,
-    not-patched, accelerator."""
+    """One thing a hint relies on, from the ASSUMPTIONS vocabulary."""
 
     kind: str
     subject: str
     risk: str  # low, medium, high
     status: str  # proved, speculated, confirmed, denied
     reason: str = ""
+
+    def __post_init__(self):
+        if self.kind not in ASSUMPTIONS or self.risk not in RISKS or \
+                self.status not in STATUSES:
+            raise ValueError(f"bad assumption {self}: see harp_ir.analysis.ASSUMPTIONS")
 
     def describe(self) -> str:
         """"tensor `loss` (speculated, medium risk: calling ... returns a tensor)"."""

@@ -40,20 +40,38 @@ class Hint:
         return d
 
 
+def _dynamic_features(op: ir.Operation) -> list[str]:
+    """The dynamic features recorded on the host.module that holds `op`."""
+    parent = op.parent
+    while parent is not None and parent.name != "host.module":
+        parent = parent.parent
+    if parent is None or "harp.dynamic" not in parent.attributes:
+        return []
+    return [f"{ir.StringAttr(ir.DictAttr(d)['feature']).value} (line "
+            f"{ir.IntegerAttr(ir.DictAttr(d)['line']).value})"
+            for d in ir.ArrayAttr(parent.attributes["harp.dynamic"])]
+
+
 def collect(module: ir.Module) -> list[Hint]:
-    """The hints recorded (as `harp.hints`) on the ops of an analysed module."""
+    """The hints recorded (as `harp.hints`) on the ops of an analysed module. In a module
+    that uses eval/exec, monkey-patching or computed attribute names, every hint also
+    rests on the library not being patched: a medium-risk speculation."""
     found = []
     for op in walk(module.operation):
         if "harp.hints" not in op.attributes:
             continue
         where = span(op.location) or Span("-", 0, 0, 0, 0)
+        dynamic = _dynamic_features(op)
+        extra = [Assumption("not-patched", ", ".join(dynamic), "medium", "speculated",
+                            "the module uses dynamic features that can change what names "
+                            "resolve to")] if dynamic else []
         for entry in ir.ArrayAttr(op.attributes["harp.hints"]):
             d = ir.DictAttr(entry)
             spec = hints.BY_ID[ir.StringAttr(d["id"]).value]
             found.append(Hint(
                 spec.id, spec.name, where, ir.StringAttr(d["message"]).value,
                 spec.refactoring, spec.fix,
-                [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])]))
+                [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])] + extra))
     return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
 
 

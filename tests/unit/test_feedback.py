@@ -122,3 +122,19 @@ def test_sarif_has_the_required_fields(tmp_path, capsys):
         region = result["locations"][0]["physicalLocation"]["region"]
         assert region["startLine"] >= 1 and region["startColumn"] >= 1
     assert run["invocations"][0]["executionSuccessful"] is True
+
+
+def test_dynamic_features_add_a_not_patched_assumption(tmp_path, capsys):
+    (tmp_path / "train.py").write_text(
+        "import torch\ntorch.randn = lambda *a: 0\nfor i in range(3):\n"
+        "    v = torch.ones(1).item()\n")
+    harp.main(["analyze", "--format", "json", str(tmp_path / "train.py")])
+    (h,) = json.loads(capsys.readouterr().out)["hints"]
+    patched = [a for a in h["assumptions"] if a["kind"] == "not-patched"]
+    assert patched and "monkey-patch (line 2)" in patched[0]["subject"]
+    assert harp.main(["analyze", "--deny", "not-patched", str(tmp_path / "train.py")]) == 0
+
+
+def test_assumptions_come_from_one_vocabulary():
+    with pytest.raises(ValueError):
+        Assumption("vibes", "", "low", "proved")
