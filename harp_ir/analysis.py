@@ -274,3 +274,41 @@ def value_name(value: ir.Value) -> str:
         callee = value_name(op.operands[0])
         return f"{callee}(...)" if callee else ""
     return ""
+
+
+def producer(value: ir.Value) -> ir.Operation | None:
+    """The op that defines `value`, or None for a block argument."""
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner.operation
+
+
+def value_kind(value: ir.Value) -> str:
+    """The `harp.kind` the frontend recorded for `value` ("" when unknown)."""
+    op = producer(value)
+    return string_attr(op, "harp.kind") if op is not None else ""
+
+
+def call_arguments(op: ir.Operation) -> list[tuple[str, ir.Value]]:
+    """(keyword, value) for each argument of a host.call; "" for positional ones."""
+    names = [ir.StringAttr(k).value for k in ir.ArrayAttr(op.attributes["kwnames"])]
+    return list(zip(names, list(op.operands)[1:], strict=True))
+
+
+def in_compiled_function(op: ir.Operation, compilers=("tensorflow.function",
+                                                      "torch.compile", "torch.jit.script")
+                         ) -> bool:
+    """Whether `op` is inside a function decorated with one of `compilers`."""
+    parent = op.parent
+    while parent is not None:
+        if parent.name == "host.func" and "harp.decorators" in parent.attributes and any(
+                ir.StringAttr(d).value in compilers
+                for d in ir.ArrayAttr(parent.attributes["harp.decorators"])):
+            return True
+        parent = parent.parent
+    return False
+
+
+def loop_runs(loop: ir.Operation) -> Assumption:
+    """The assumption every in-loop hint rests on."""
+    return Assumption("loop-runs", describe_loop(loop), "low", "speculated",
+                      "a loop is assumed to run more than once")

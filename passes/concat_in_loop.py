@@ -15,6 +15,7 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    loop_runs,
     record_hint,
     string_attr,
     walk,
@@ -59,8 +60,7 @@ def run(module, pass_=None) -> None:
                    f"copying everything accumulated so far (quadratic in the loop length); "
                    f"append the pieces to a list and concatenate once after the loop")
         record_hint(op, HINT, message, [
-            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
-                       "a loop is assumed to run more than once"),
+            loop_runs(loop),
             Assumption("no-partial-use", name, "low", "speculated",
                        "the partial result is not needed inside the loop"),
         ])

@@ -10,17 +10,10 @@ Assumes: the dataset is picklable and loading is a noticeable part of a step.
 
 from __future__ import annotations
 
-from torch_mlir import ir
-
-from harp_ir.analysis import Assumption, record_hint, string_attr, walk
+from harp_ir.analysis import Assumption, call_arguments, record_hint, string_attr, walk
 
 HINT = "HARP501"
 LOADER = "torch.utils.data.DataLoader"
-
-
-def _kwargs(op) -> dict:
-    kwnames = [ir.StringAttr(k).value for k in ir.ArrayAttr(op.attributes["kwnames"])]
-    return dict(zip(kwnames, list(op.operands)[1:], strict=True))
 
 
 def _constant(value):
@@ -38,7 +31,7 @@ def run(module, pass_=None) -> None:
     for op in ops:
         if op.name != "host.call" or string_attr(op, "qualname") != LOADER:
             continue
-        kw = _kwargs(op)
+        kw = dict(call_arguments(op))
         missing = []
         if "num_workers" not in kw or _constant(kw["num_workers"]) == 0:
             missing.append("`num_workers`")

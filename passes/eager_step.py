@@ -17,6 +17,8 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    in_compiled_function,
+    loop_runs,
     record_hint,
     string_attr,
     walk,
@@ -24,17 +26,6 @@ from harp_ir.analysis import (
 
 HINT = "HARP103"
 TAPE = "tensorflow.GradientTape"
-
-
-def _compiled(op) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent.name == "host.func" and "harp.decorators" in parent.attributes and any(
-                ir.StringAttr(d).value == "tensorflow.function"
-                for d in ir.ArrayAttr(parent.attributes["harp.decorators"])):
-            return True
-        parent = parent.parent
-    return False
 
 
 def run(module, pass_=None) -> None:
@@ -45,7 +36,7 @@ def run(module, pass_=None) -> None:
                         ir.ArrayAttr(op.attributes["harp.contexts"])]:
             continue
         loop = enclosing_loop(op)
-        if loop is None or _compiled(op):
+        if loop is None or in_compiled_function(op, ("tensorflow.function",)):
             continue
         if any(string_attr(o, "effect") in ("sync", "io") for o in walk(op)):
             continue  # not graph-compatible as it stands
@@ -55,6 +46,5 @@ def run(module, pass_=None) -> None:
         record_hint(op, HINT, message, [
             Assumption("traceable", describe_loop(loop), "medium", "speculated",
                        "the step has no Python side effects that must run eagerly"),
-            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
-                       "a loop is assumed to run more than once"),
+            loop_runs(loop),
         ])

@@ -14,18 +14,15 @@ from __future__ import annotations
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
+    in_compiled_function,
     record_hint,
     string_attr,
+    value_kind,
     value_name,
     walk,
 )
 
 HINT = "HARP401"
-
-
-def _tensor(value) -> bool:
-    owner = value.owner
-    return hasattr(owner, "operation") and string_attr(owner.operation, "harp.kind") == "tensor"
 
 
 def _sized_tensor(value) -> str:
@@ -36,16 +33,16 @@ def _sized_tensor(value) -> str:
     op = owner.operation
     if op.name == "host.call" and string_attr(op, "qualname") == "builtins.len":
         arg = op.operands[1] if len(op.operands) > 1 else None
-        return value_name(arg) if arg is not None and _tensor(arg) else ""
+        return value_name(arg) if arg is not None and value_kind(arg) == "tensor" else ""
     if op.name == "host.call" and string_attr(op, "method") == "size":
         recv = op.operands[0].owner.operation.operands[0]
-        return value_name(recv) if _tensor(recv) else ""
+        return value_name(recv) if value_kind(recv) == "tensor" else ""
     if op.name == "host.getitem":
         inner = op.operands[0].owner
         if hasattr(inner, "operation") and inner.operation.name == "host.getattr" and \
                 string_attr(inner.operation, "attr") == "shape":
             recv = inner.operation.operands[0]
-            return value_name(recv) if _tensor(recv) else ""
+            return value_name(recv) if value_kind(recv) == "tensor" else ""
     if op.name == "host.binop":
         return _sized_tensor(op.operands[0])
     return ""
@@ -53,22 +50,12 @@ def _sized_tensor(value) -> str:
 
 def _indexed_by(loop, var: str) -> bool:
     for op in walk(loop):
-        if (op.name == "host.getitem" and _tensor(op.operands[0])) or \
+        if (op.name == "host.getitem" and value_kind(op.operands[0]) == "tensor") or \
                 op.name == "host.setitem":
             index = op.operands[1].owner
             if hasattr(index, "operation") and index.operation.name == "host.load" and \
                     string_attr(index.operation, "name") == var:
                 return True
-    return False
-
-
-def _compiled(op) -> bool:
-    """Inside a tf.function or torch.compile'd function: loops there become graph loops."""
-    parent = op.parent
-    while parent is not None:
-        if parent.name == "host.func" and "harp.decorators" in parent.attributes:
-            return True
-        parent = parent.parent
     return False
 
 
@@ -87,7 +74,7 @@ def _elementwise_body(loop, var: str) -> bool:
 
 def run(module, pass_=None) -> None:
     for loop in walk(module):
-        if loop.name != "host.for" or _compiled(loop):
+        if loop.name != "host.for" or in_compiled_function(loop):  # graph loops there
             continue
         var = string_attr(loop, "target")
         if not _elementwise_body(loop, var):
@@ -100,7 +87,7 @@ def run(module, pass_=None) -> None:
             tensor = _sized_tensor(owner.operation.operands[1])
             if not tensor or not _indexed_by(loop, var):
                 continue
-        elif _tensor(iterable):
+        elif value_kind(iterable) == "tensor":
             tensor = value_name(iterable) or "the tensor"
         else:
             continue

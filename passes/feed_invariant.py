@@ -10,10 +10,9 @@ Assumes: the fed value is not changed through an alias in the loop.
 
 from __future__ import annotations
 
-from torch_mlir import ir
-
 from harp_ir.analysis import (
     Assumption,
+    call_arguments,
     describe_loop,
     enclosing_loop,
     invariant_in,
@@ -28,9 +27,7 @@ RUN = "tensorflow.compat.v1.Session.run"
 
 
 def _feed(op):
-    kwnames = [ir.StringAttr(k).value for k in ir.ArrayAttr(op.attributes["kwnames"])]
-    args = list(op.operands)[1:]
-    for i, (k, v) in enumerate(zip(kwnames, args, strict=True)):
+    for i, (k, v) in enumerate(call_arguments(op)):
         if k == "feed_dict" or (k == "" and i == 1):
             return v
     return None

@@ -22,6 +22,7 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    loop_runs,
     record_hint,
     string_attr,
     walk,
@@ -75,8 +76,7 @@ def run(module, pass_=None) -> None:
         assumptions = [
             Assumption("tensor", subject, "medium" if reason else "low",
                        "speculated" if reason else "proved", reason),
-            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
-                       "a loop is assumed to run more than once"),
+            loop_runs(loop),
             Assumption("accelerator", "", "low", "speculated",
                        "the sync costs most when the tensor lives on a GPU"),
         ]

@@ -21,21 +21,17 @@ from harp_ir.analysis import (
     loop_mutates,
     record_hint,
     string_attr,
+    value_kind,
     walk,
 )
 
 HINT = "HARP301"
 
 
-def _is_tensor(value) -> bool:
-    owner = value.owner
-    return hasattr(owner, "operation") and string_attr(owner.operation, "harp.kind") == "tensor"
-
-
 def _candidate(op, loop) -> bool:
     return (op.name == "host.call" and string_attr(op, "effect") == "pure"
             and string_attr(op, "harp.kind") == "tensor"
-            and any(_is_tensor(v) for v in op.operands)
+            and any(value_kind(v) == "tensor" for v in op.operands)
             and all(invariant_in(v, loop) for v in op.operands))
 
 

@@ -12,7 +12,7 @@ through an alias between the two calls.
 
 from __future__ import annotations
 
-from harp_ir.analysis import Assumption, record_hint, span, string_attr, walk
+from harp_ir.analysis import Assumption, record_hint, span, string_attr, value_kind, walk
 
 HINT = "HARP302"
 
@@ -50,18 +50,13 @@ def _slots(key, out):
     return out
 
 
-def _kind(value) -> str:
-    owner = value.owner
-    return string_attr(owner.operation, "harp.kind") if hasattr(owner, "operation") else ""
-
-
 def _has_tensor_input(op) -> bool:
     """Some argument, or the receiver of a method call, is a tensor."""
     inputs = list(op.operands)[1:]
     callee = op.operands[0].owner
     if hasattr(callee, "operation") and callee.operation.name == "host.getattr":
         inputs.append(callee.operation.operands[0])
-    return any(_kind(v) == "tensor" for v in inputs)
+    return any(value_kind(v) == "tensor" for v in inputs)
 
 
 def _check_block(block):

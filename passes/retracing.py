@@ -17,6 +17,7 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     invariant_in,
+    loop_runs,
     record_hint,
     string_attr,
     value_name,
@@ -87,8 +88,7 @@ def run(module, pass_=None) -> None:
         else:
             continue
         record_hint(op, HINT, message, [
-            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
-                       "a loop is assumed to run more than once"),
+            loop_runs(loop),
             Assumption("library", TF_FUNCTION, "low", "proved",
                        "the decorator resolves to tensorflow.function"),
         ])

@@ -16,6 +16,7 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     invariant_in,
+    loop_runs,
     record_hint,
     string_attr,
     value_name,
@@ -42,6 +43,5 @@ def run(module, pass_=None) -> None:
         record_hint(op, HINT, message, [
             Assumption("no-alias", source, "medium", "speculated",
                        "the loop does not change it through another name"),
-            Assumption("loop-runs", describe_loop(loop), "low", "speculated",
-                       "a loop is assumed to run more than once"),
+            loop_runs(loop),
         ])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from harp_ir.analysis import Assumption, record_hint, string_attr, walk
+from harp_ir.analysis import Assumption, call_arguments, record_hint, string_attr, walk
 
 HINT = "HARP502"
 
@@ -30,11 +30,9 @@ def run(module, pass_=None) -> None:
         if op.name != "host.call":
             continue
         method = string_attr(op, "method")
-        kwnames = [ir.StringAttr(k).value for k in ir.ArrayAttr(op.attributes["kwnames"])]
-        args = list(op.operands)[1:]
         recv = string_attr(op, "harp.receiver")
         if method == "zero_grad" and any(k == "set_to_none" and _is_false(a)
-                                         for k, a in zip(kwnames, args, strict=True)):
+                                         for k, a in call_arguments(op)):
             message = (f"`{recv or 'zero_grad'}.zero_grad(set_to_none=False)` keeps every "
                        f"gradient buffer and zeroes it; call `zero_grad()` (set_to_none=True)"
                        f" to free them")

@@ -81,7 +81,6 @@ def cmd_analyze(args) -> int:
                             {i.upper() for i in _split([args.ignore])})
         if not args.no_config:
             feedback = feedback.merged(load_config(Path(args.paths[0])))
-            Feedback.__post_init__(feedback)
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
