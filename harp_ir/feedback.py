@@ -117,9 +117,11 @@ def ignored_on_line(line: str, hint_id: str) -> bool:
     return ids is None or hint_id in {i.strip() for i in ids.split(",")}
 
 
-def filter_hints(hints: list, feedback: Feedback) -> list:
-    """Apply the user's feedback and the inline `# harp: ignore` comments."""
-    lines: dict[str, list[str]] = {}
+def filter_hints(hints: list, feedback: Feedback,
+                 sources: dict[str, list[str]] | None = None) -> list:
+    """Apply the user's feedback and the inline `# harp: ignore` comments (read from
+    `sources` where given, else from the files)."""
+    lines: dict[str, list[str]] = dict(sources or {})
     kept = []
     for h in hints:
         judged = feedback.admits(h)

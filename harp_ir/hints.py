@@ -15,7 +15,7 @@ class HintSpec:
     finds: str
     refactoring: str
     pass_flag: str
-    fix: str  # "none", "safe" or "unsafe": whether `harp refactor` can apply it
+    fix: str  # whether `harp refactor` can fix it: none, safe, unsafe (or when each)
     before: str = ""
     after: str = ""
 
@@ -78,7 +78,7 @@ HINTS: tuple[HintSpec, ...] = (
         "loop-invariant value inside a loop: the same data crosses to the device every "
         "iteration",
         "convert once before the loop and reuse the result",
-        "harp-transfer-in-loop", "none",
+        "harp-transfer-in-loop", "safe",
         before="for step in range(n):\n    w = torch.tensor(weights)\n    y = x @ w\n",
         after="w = torch.tensor(weights)\nfor step in range(n):\n    y = x @ w\n"),
     HintSpec(
@@ -116,7 +116,7 @@ HINTS: tuple[HintSpec, ...] = (
         "PyTorch inference or evaluation (no backward, no optimizer step in the loop) "
         "without `torch.no_grad()`/`inference_mode()`",
         "wrap the loop in `torch.inference_mode()`",
-        "harp-missing-no-grad", "none",
+        "harp-missing-no-grad", "safe when no-backward is low risk, else unsafe",
         before="for x, y in val_loader:\n    correct += (model(x).argmax(1) == y).sum()\n",
         after="with torch.inference_mode():\n    for x, y in val_loader:\n"
               "        correct += (model(x).argmax(1) == y).sum()\n"),
@@ -155,7 +155,7 @@ HINTS: tuple[HintSpec, ...] = (
         "`zero_grad(set_to_none=False)` or a manual `.grad.zero_()`: gradient buffers are "
         "kept and zeroed instead of released",
         "`optimizer.zero_grad()` (set to None)",
-        "harp-zero-grad", "none",
+        "harp-zero-grad", "safe",
         before="optimizer.zero_grad(set_to_none=False)\n",
         after="optimizer.zero_grad()\n"),
 )
@@ -164,9 +164,10 @@ BY_ID: dict[str, HintSpec] = {h.id: h for h in HINTS}
 
 
 def markdown_table() -> str:
-    rows = ["| id | name | finds | refactoring | pass |", "| --- | --- | --- | --- | --- |"]
-    rows += [f"| {h.id} | {h.name} | {h.finds} | {h.refactoring} | `--{h.pass_flag}` |"
-             for h in HINTS]
+    rows = ["| id | name | finds | refactoring | pass | automatic fix |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    rows += [f"| {h.id} | {h.name} | {h.finds} | {h.refactoring} | `--{h.pass_flag}` | "
+             f"{h.fix} |" for h in HINTS]
     return "\n".join(rows)
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from torch_mlir import ir
 
 from harp_ir import hints
 from harp_ir.analysis import Assumption, Span, cached_walks, span, walk
+from harp_ir.codemods import CODEMODS
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import Program, lower_file
 from harp_ir.passes import ANALYSIS_PIPELINE
@@ -68,10 +69,12 @@ def collect(module: ir.Module) -> list[Hint]:
         for entry in ir.ArrayAttr(op.attributes["harp.hints"]):
             d = ir.DictAttr(entry)
             spec = hints.BY_ID[ir.StringAttr(d["id"]).value]
-            found.append(Hint(
-                spec.id, spec.name, where, ir.StringAttr(d["message"]).value,
-                spec.refactoring, spec.fix,
-                [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])] + extra))
+            hint = Hint(spec.id, spec.name, where, ir.StringAttr(d["message"]).value,
+                        spec.refactoring, "none",
+                        [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])]
+                        + extra)
+            codemod = CODEMODS.get(spec.id)
+            found.append(replace(hint, fix=codemod.safety(hint)) if codemod else hint)
     return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
 
 

@@ -18,7 +18,8 @@ from harp_ir import hints, sarif
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.frontend.lower import FrontendError, lower_file
-from harp_ir.report import analyze_paths, default_jobs
+from harp_ir.refactor import refactor_source, write_atomically
+from harp_ir.report import analyze_paths, default_jobs, python_files
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +49,16 @@ def _parser() -> argparse.ArgumentParser:
                     help="worker processes (default: 1 for small inputs, else all cores)")
     an.add_argument("--no-config", action="store_true",
                     help="do not read [tool.harp] from pyproject.toml or harp.toml")
+    rf = sub.add_parser("refactor", help="rewrite files to fix hints (prints a diff)")
+    rf.add_argument("paths", nargs="+")
+    rf.add_argument("--apply", action="store_true", help="rewrite the files in place")
+    rf.add_argument("--unsafe-fixes", action="store_true",
+                    help="also apply fixes marked unsafe")
+    for a in ("--level", "--select", "--ignore"):
+        rf.add_argument(a, **{k: v for k, v in _FEEDBACK_OPTIONS[a].items()})
+    rf.add_argument("--assume", action="append", default=[], metavar="KIND[:SUBJECT]")
+    rf.add_argument("--deny", action="append", default=[], metavar="KIND[:SUBJECT]")
+    rf.add_argument("--no-config", action="store_true")
     ex = sub.add_parser("explain", help="print a hint's documentation")
     ex.add_argument("hint")
     return p
@@ -68,6 +79,51 @@ def cmd_import(args) -> int:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
     return 0
+
+
+_FEEDBACK_OPTIONS = {
+    "--level": {"choices": tuple(LEVELS), "default": "default"},
+    "--select": {"default": "", "help": "only these hints, e.g. HARP202,HARP502"},
+    "--ignore": {"default": "", "help": "never these hints"},
+}
+
+
+def _feedback(args) -> Feedback:
+    feedback = Feedback(args.level, _split(args.assume), _split(args.deny),
+                        {i.upper() for i in _split([args.select])},
+                        {i.upper() for i in _split([args.ignore])})
+    return feedback if args.no_config else feedback.merged(load_config(Path(args.paths[0])))
+
+
+def cmd_refactor(args) -> int:
+    try:
+        feedback = _feedback(args)
+    except ConfigError as e:
+        print(f"harp: error: {e}", file=sys.stderr)
+        return 2
+    files, missing = python_files(args.paths)
+    status = 2 if missing else 0
+    for m in missing:
+        print(f"{m}: error: no such file or directory", file=sys.stderr)
+    with make_context():
+        for path in files:
+            try:
+                outcome = refactor_source(path.read_text(encoding="utf-8"), path, feedback,
+                                          args.unsafe_fixes)
+            except FrontendError as e:
+                print(e, file=sys.stderr)
+                status = 2
+                continue
+            for h, reason in outcome.declined:
+                print(f"{h.span}: {h.id} not fixed: {reason}", file=sys.stderr)
+            if outcome.source == outcome.original:
+                continue
+            if args.apply:
+                write_atomically(path, outcome.source)
+                print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
+            else:
+                sys.stdout.write(outcome.diff())
+    return status
 
 
 def _split(values) -> set[str]:
@@ -146,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         for h in hints.HINTS:
             print(f"{h.id}  {h.name:<28} {h.finds}")
         return 0
-    commands = {"import": cmd_import, "analyze": cmd_analyze, "explain": cmd_explain}
+    commands = {"import": cmd_import, "analyze": cmd_analyze, "explain": cmd_explain,
+                "refactor": cmd_refactor}
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

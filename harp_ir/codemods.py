@@ -1,0 +1,192 @@
+"""Source rewrites for hints: libcst codemods driven by the findings of the passes.
+
+Each codemod takes the parsed module and one hint (its span says where) and returns the
+new module, or raises `Decline` with the reason when it cannot show that the rewrite keeps
+what the program computes under the hint's assumptions. A codemod is *safe* (applied by
+default) or *unsafe* (applied with `--unsafe-fixes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+
+class Decline(Exception):  # noqa: N818  (a decision, not an error)
+    """The codemod will not rewrite this hint; the message says why."""
+
+
+@dataclass(frozen=True)
+class Codemod:
+    hint: str
+    safety: Callable  # (hint) -> "safe" | "unsafe"
+    apply: Callable  # (module, wrapper positions, hint) -> cst.Module
+
+
+def _positions(module: cst.Module):
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    return wrapper.resolve(PositionProvider)
+
+
+def _at(positions, span, kind):
+    """The innermost node of `kind` whose range starts at the hint's span."""
+    best = None
+    for node, r in positions.items():
+        if isinstance(node, kind) and (r.start.line, r.start.column + 1) == (span.line,
+                                                                             span.col):
+            if best is None or r.end < positions[best].end:
+                best = node
+    if best is None:
+        raise Decline(f"no {kind.__name__} at {span}")
+    return best
+
+
+def _parents(module: cst.Module) -> dict:
+    parents = {}
+
+    class Visitor(cst.CSTVisitor):
+        def on_visit(self, node):
+            for child in node.children:
+                parents[child] = node
+            return True
+
+    module.visit(Visitor())
+    return parents
+
+
+def _statement_of(node, parents):
+    """The statement holding `node` and the block (suite) holding that statement."""
+    while node in parents:
+        parent = parents[node]
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and \
+                isinstance(parent, (cst.IndentedBlock, cst.Module)):
+            return node, parent
+        node = parent
+    raise Decline("not inside a statement block")
+
+
+# --- HARP502: zero_grad(set_to_none=False) -> zero_grad() ----------------------------
+
+
+def fix_zero_grad(module, positions, hint):
+    call = _at(positions, hint.span, cst.Call)
+    args = [a for a in call.args
+            if not (a.keyword is not None and a.keyword.value == "set_to_none")]
+    if len(args) == len(call.args):
+        raise Decline("manual `.grad.zero_()` needs to know who reads the gradient")
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return module.deep_replace(call, call.with_changes(args=args))
+
+
+# --- HARP303: wrap the loop in torch.inference_mode() --------------------------------
+
+
+def _binds_torch(module: cst.Module) -> bool:
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import) and any(
+                        a.asname is None and isinstance(a.name, cst.Name) and
+                        a.name.value == "torch" for a in small.names):
+                    return True
+    return False
+
+
+def fix_missing_no_grad(module, positions, hint):
+    loop = _at(positions, hint.span, (cst.For, cst.While))
+    if not _binds_torch(module):
+        raise Decline("`torch` is not imported as `torch` at module level")
+    parents = _parents(module)
+    stmt, _ = _statement_of(loop, parents)
+    wrapped = cst.With(
+        items=[cst.WithItem(cst.parse_expression("torch.inference_mode()"))],
+        body=cst.IndentedBlock(body=[stmt.with_changes(leading_lines=[])]),
+        leading_lines=stmt.leading_lines)
+    return module.deep_replace(stmt, wrapped)
+
+
+def _no_backward_risk(hint) -> str:
+    risk = next((a.risk for a in hint.assumptions if a.kind == "no-backward"), "high")
+    return "safe" if risk == "low" else "unsafe"
+
+
+# --- HARP202: hoist a loop-invariant conversion before the loop ----------------------
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self):
+        self.loaded, self.stored = set(), set()
+
+    def visit_Name(self, node):
+        self.loaded.add(node.value)
+
+    def visit_AssignTarget(self, node):
+        if isinstance(node.target, cst.Name):
+            self.stored.add(node.target.value)
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, cst.Name):
+            self.stored.add(node.target.value)
+
+
+def _names(nodes) -> _Names:
+    v = _Names()
+    for n in nodes:
+        n.visit(v)
+    return v
+
+
+def fix_transfer_in_loop(module, positions, hint):
+    call = _at(positions, hint.span, cst.Call)
+    parents = _parents(module)
+    stmt, block = _statement_of(call, parents)
+    loop = parents.get(block)
+    if not isinstance(loop, (cst.For, cst.While)) or not isinstance(stmt,
+                                                                     cst.SimpleStatementLine):
+        raise Decline("the conversion is not a statement directly in the loop body")
+    small = stmt.body[0] if len(stmt.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)):
+        raise Decline("only `name = conversion(...)` statements are hoisted")
+    target = small.targets[0].target.value
+    body = list(block.body)
+    index = body.index(stmt)
+    others = body[:index] + body[index + 1:]
+    if target in _names(others).stored:
+        raise Decline(f"`{target}` is assigned elsewhere in the loop")
+    if target in _names(body[:index]).loaded:
+        raise Decline(f"`{target}` is read in the loop before it is assigned")
+    loop_targets = _names([loop.target]).loaded if isinstance(loop, cst.For) else set()
+    if loop_targets & _names([call]).loaded:
+        raise Decline("the conversion reads the loop variable")
+    loop_stmt, _ = _statement_of(loop, parents)
+    new_body = block.with_changes(body=others or [cst.SimpleStatementLine([cst.Pass()])])
+    new_loop = loop.with_changes(body=new_body)
+    hoisted = stmt.with_changes(leading_lines=loop_stmt.leading_lines)
+    new_loop = new_loop.with_changes(leading_lines=[])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([hoisted, new_loop]))
+
+
+CODEMODS: dict[str, Codemod] = {
+    "HARP202": Codemod("HARP202", lambda h: "safe", fix_transfer_in_loop),
+    "HARP303": Codemod("HARP303", _no_backward_risk, fix_missing_no_grad),
+    "HARP502": Codemod("HARP502", lambda h: "safe", fix_zero_grad),
+}
+
+
+def apply(source: str, hint) -> str:
+    """The source with `hint` fixed; raises Decline."""
+    codemod = CODEMODS.get(hint.id)
+    if codemod is None:
+        raise Decline(f"no automatic fix for {hint.id} yet")
+    module = cst.parse_module(source)
+    new = codemod.apply(module, _positions(module), hint).code
+    try:
+        cst.parse_module(new)
+    except cst.ParserSyntaxError as e:  # never hand back code that does not parse
+        raise Decline(f"the rewrite did not parse: {e.message}") from None
+    return new

@@ -1,0 +1,87 @@
+"""`harp refactor`: apply the codemods of the hints found in a file, one at a time.
+
+After each rewrite the file is analysed again, so every later fix sees the code as it now
+is, and a fixed hint is gone: applying twice gives the same file as applying once.
+Files are written through a temporary file and `os.replace`, and only when every step
+parsed, so a file is never left half-written or broken.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harp_ir import codemods
+from harp_ir.feedback import Feedback, filter_hints
+from harp_ir.frontend.lower import lower_source
+from harp_ir.report import Hint, analyze_module
+
+MAX_STEPS = 100
+
+
+@dataclass
+class Outcome:
+    path: Path
+    original: str
+    source: str
+    applied: list[tuple[Hint, str]] = field(default_factory=list)  # (hint, safety)
+    declined: list[tuple[Hint, str]] = field(default_factory=list)  # (hint, reason)
+
+    def diff(self) -> str:
+        header = [f"# {h.id} {h.name} at line {h.span.line} ({safety} fix); safe if: "
+                  + "; ".join(a.describe() for a in h.assumptions) + "\n"
+                  for h, safety in self.applied]
+        body = difflib.unified_diff(self.original.splitlines(keepends=True),
+                                    self.source.splitlines(keepends=True),
+                                    fromfile=_label("a", self.path),
+                                    tofile=_label("b", self.path))
+        return "".join(header) + "".join(body)
+
+
+def _label(side: str, path: Path) -> str:
+    return str(path) if path.is_absolute() else f"{side}/{path}"
+
+
+def refactor_source(source: str, path: Path, feedback: Feedback,
+                    unsafe: bool = False) -> Outcome:
+    """Fix what can be fixed in `source`. Needs a current harp context."""
+    outcome = Outcome(path, source, source)
+    tried: set[tuple[str, str]] = set()
+    for _ in range(MAX_STEPS):
+        found = analyze_module(lower_source(outcome.source, str(path)))
+        found = filter_hints(found, feedback, {str(path): outcome.source.splitlines()})
+        todo = [h for h in found if (h.id, h.message) not in tried]
+        if not todo:
+            break
+        hint = todo[0]
+        tried.add((hint.id, hint.message))
+        codemod = codemods.CODEMODS.get(hint.id)
+        if codemod is None:
+            continue
+        safety = codemod.safety(hint)
+        if safety == "unsafe" and not unsafe:
+            outcome.declined.append((hint, "unsafe fix: pass --unsafe-fixes to apply it"))
+            continue
+        try:
+            outcome.source = codemods.apply(outcome.source, hint)
+        except codemods.Decline as e:
+            outcome.declined.append((hint, str(e)))
+            continue
+        outcome.applied.append((hint, safety))
+    return outcome
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace `path` with `text` in one step: a crash leaves the old file or the new one."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".harp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, path.stat().st_mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

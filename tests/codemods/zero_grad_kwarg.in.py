@@ -1,0 +1,8 @@
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)  # keep this comment
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()

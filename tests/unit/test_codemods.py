@@ -1,0 +1,117 @@
+"""Codemod fixtures (name.in.py -> name.out.py), real runs of both versions, idempotence,
+and the guarantees of --apply."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harp_ir import codemods
+from harp_ir.cli import harp
+from harp_ir.feedback import Feedback
+from harp_ir.refactor import refactor_source, write_atomically
+
+FIXTURES = Path(__file__).resolve().parents[1] / "codemods"
+PAIRS = sorted(p.name.removesuffix(".in.py") for p in FIXTURES.glob("*.in.py"))
+
+
+def refactor(ctx_source, name="f.py"):
+    return refactor_source(ctx_source, Path(name), Feedback())
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_fixture(ctx, name):
+    source = (FIXTURES / f"{name}.in.py").read_text()
+    outcome = refactor(source, f"{name}.py")
+    assert outcome.source == (FIXTURES / f"{name}.out.py").read_text()
+    if name.endswith("_declines"):
+        assert outcome.applied == [] and outcome.declined, "a decline must say why"
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_fix_is_idempotent(ctx, name):
+    once = refactor((FIXTURES / f"{name}.in.py").read_text()).source
+    assert refactor(once).source == once
+
+
+def run(path: Path) -> list[str]:
+    result = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-1500:]
+    return result.stdout.split()
+
+
+def same(a: str, b: str) -> bool:
+    try:
+        return abs(float(a) - float(b)) <= 1e-5 * max(1.0, abs(float(a)))
+    except ValueError:
+        return a == b
+
+
+@pytest.mark.parametrize("name", [n for n in PAIRS if not n.endswith("_declines")])
+def test_original_and_rewritten_programs_compute_the_same(name, tmp_path):
+    before = run(FIXTURES / f"{name}.in.py")
+    after = run(FIXTURES / f"{name}.out.py")
+    assert len(before) == len(after) and all(map(same, before, after)), (before, after)
+
+
+def test_unsafe_fix_needs_the_flag(ctx):
+    src = ("import torch\nmodel = torch.nn.Linear(2, 2)\nfor x in xs:\n"
+           "    log(model(x))\n")  # log() could run backward: medium risk
+    outcome = refactor(src)
+    assert outcome.source == src
+    assert "--unsafe-fixes" in outcome.declined[0][1]
+    fixed = refactor_source(src, Path("f.py"), Feedback(), unsafe=True)
+    assert "with torch.inference_mode():" in fixed.source
+
+
+def test_apply_rewrites_in_place_and_reanalysis_is_clean(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    path.write_text((FIXTURES / "transfer_hoist.in.py").read_text())
+    assert harp.main(["refactor", "--apply", str(path)]) == 0
+    assert path.read_text() == (FIXTURES / "transfer_hoist.out.py").read_text()
+    capsys.readouterr()
+    harp.main(["analyze", "--format", "json", "--select", "HARP202", str(path)])
+    assert '"hints": []' in capsys.readouterr().out
+
+
+def test_diff_is_printed_without_apply(tmp_path, capsys):
+    path = tmp_path / "train.py"
+    original = (FIXTURES / "zero_grad_kwarg.in.py").read_text()
+    path.write_text(original)
+    assert harp.main(["refactor", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "-    opt.zero_grad(set_to_none=False)" in out and "(safe fix)" in out
+    assert path.read_text() == original
+
+
+def test_no_half_written_file(tmp_path, monkeypatch):
+    path = tmp_path / "f.py"
+    path.write_text("original\n")
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        write_atomically(path, "new\n")
+    assert path.read_text() == "original\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.py"]  # no temporary left behind
+
+
+def test_a_rewrite_that_does_not_parse_is_never_applied(ctx, tmp_path, monkeypatch):
+    import libcst as cst
+
+    def broken(module, positions, hint):
+        # a module that prints as `def`, which is not Python
+        return cst.parse_module("x = 1\n").with_changes(
+            body=[cst.SimpleStatementLine([cst.Expr(cst.Name("def"))])])
+
+    monkeypatch.setitem(codemods.CODEMODS, "HARP502",
+                        codemods.Codemod("HARP502", lambda h: "safe", broken))
+    src = (FIXTURES / "zero_grad_kwarg.in.py").read_text()
+    outcome = refactor(src)
+    assert outcome.source == src
+    assert any("did not parse" in reason for _, reason in outcome.declined)
