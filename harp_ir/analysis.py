@@ -204,6 +204,8 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
     op = owner.operation
     if op.name == "host.load":
         seen.add(string_attr(op, "name"))
+    elif op.name in ("host.binop", "host.unop", "host.compare"):
+        return  # arithmetic makes a new object: it holds no reference to its operands
     elif op.name == "host.call":
         # the result may hold the arguments (`zip(grads, [w])`), not the callee's receiver
         for v in list(op.operands)[1:]:

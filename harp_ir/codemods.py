@@ -140,18 +140,66 @@ def _names(nodes) -> _Names:
     return v
 
 
+def _enclosing_loop(node, parents):
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, (cst.For, cst.While)):
+            return node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            break
+    raise Decline("not inside a loop")
+
+
+def _fresh_name(module: cst.Module, base: str) -> str:
+    used = _names([module]).loaded
+    name, n = base, 1
+    while name in used:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
 def fix_transfer_in_loop(module, positions, hint):
+    return _hoist(module, positions, hint, "conversion")
+
+
+def fix_loop_invariant(module, positions, hint):
+    """Hoist the invariant computation: the whole statement when it is `name = call`,
+    else into a new variable before the loop."""
+    try:
+        return _hoist(module, positions, hint, "computation")
+    except _NotWholeStatement:
+        pass
+    call = _at(positions, hint.span, cst.Call)
+    parents = _parents(module)
+    loop = _enclosing_loop(call, parents)
+    func = call.func.attr.value if isinstance(call.func, cst.Attribute) else "value"
+    name = _fresh_name(module, f"{func}_hoisted")
+    loop_stmt, _ = _statement_of(loop, parents)
+    assign = cst.SimpleStatementLine(
+        [cst.Assign([cst.AssignTarget(cst.Name(name))], call)],
+        leading_lines=loop_stmt.leading_lines)
+    new_loop = loop_stmt.deep_replace(call, cst.Name(name)).with_changes(leading_lines=[])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([assign, new_loop]))
+
+
+class _NotWholeStatement(Decline):  # noqa: N818
+    pass
+
+
+def _hoist(module, positions, hint, what):
+    """Move `name = <call at the hint>` from a loop body to just before the loop."""
     call = _at(positions, hint.span, cst.Call)
     parents = _parents(module)
     stmt, block = _statement_of(call, parents)
     loop = parents.get(block)
-    if not isinstance(loop, (cst.For, cst.While)) or not isinstance(stmt,
-                                                                     cst.SimpleStatementLine):
-        raise Decline("the conversion is not a statement directly in the loop body")
-    small = stmt.body[0] if len(stmt.body) == 1 else None
-    if not (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
+            and small.value is call and len(small.targets) == 1
             and isinstance(small.targets[0].target, cst.Name)):
-        raise Decline("only `name = conversion(...)` statements are hoisted")
+        raise _NotWholeStatement(f"only `name = {what}(...)` statements directly in the "
+                                 f"loop body are hoisted")
     target = small.targets[0].target.value
     body = list(block.body)
     index = body.index(stmt)
@@ -162,7 +210,7 @@ def fix_transfer_in_loop(module, positions, hint):
         raise Decline(f"`{target}` is read in the loop before it is assigned")
     loop_targets = _names([loop.target]).loaded if isinstance(loop, cst.For) else set()
     if loop_targets & _names([call]).loaded:
-        raise Decline("the conversion reads the loop variable")
+        raise Decline(f"the {what} reads the loop variable")
     loop_stmt, _ = _statement_of(loop, parents)
     new_body = block.with_changes(body=others or [cst.SimpleStatementLine([cst.Pass()])])
     new_loop = loop.with_changes(body=new_body)
@@ -171,8 +219,57 @@ def fix_transfer_in_loop(module, positions, hint):
     return module.deep_replace(loop_stmt, cst.FlattenSentinel([hoisted, new_loop]))
 
 
+# --- HARP402: accumulate pieces in a list, concatenate once after the loop ---------------
+
+
+def fix_concat_in_loop(module, positions, hint):
+    call = _at(positions, hint.span, cst.Call)
+    parents = _parents(module)
+    stmt, block = _statement_of(call, parents)
+    loop = parents.get(block)
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
+            and small.value is call and isinstance(small.targets[0].target, cst.Name)):
+        raise Decline("only `acc = cat([acc, piece])` directly in the loop body is rewritten")
+    acc = small.targets[0].target.value
+    first = call.args[0].value if call.args else None
+    if not (isinstance(first, (cst.List, cst.Tuple)) and len(first.elements) == 2 and
+            isinstance(first.elements[0].value, cst.Name) and
+            first.elements[0].value.value == acc and
+            not isinstance(first.elements[1], cst.StarredElement)):
+        raise Decline(f"the pieces are not `[{acc}, piece]` (only appending is rewritten)")
+    others = [s for s in block.body if s is not stmt]
+    if acc in _names(others).loaded or acc in _names(others).stored:
+        raise Decline(f"`{acc}` is used elsewhere in the loop")
+    returns = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, node):
+            returns.append(node)
+
+    loop.visit(Returns())
+    if returns:
+        raise Decline("the loop can return before the concatenation would run")
+    parts = _fresh_name(module, f"{acc}_parts")
+    piece = first.elements[1].value
+    append = stmt.with_changes(body=[cst.Expr(cst.parse_expression(f"{parts}.append(x)")
+                                              .with_changes(args=[cst.Arg(piece)]))])
+    new_args = [call.args[0].with_changes(value=cst.Name(parts))] + list(call.args[1:])
+    join = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(acc))],
+                                               call.with_changes(args=new_args))])
+    loop_stmt, _ = _statement_of(loop, parents)
+    start = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parts))],
+                                                cst.List([cst.Element(cst.Name(acc))]))],
+                                    leading_lines=loop_stmt.leading_lines)
+    new_loop = loop_stmt.deep_replace(stmt, append).with_changes(leading_lines=[])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([start, new_loop, join]))
+
+
 CODEMODS: dict[str, Codemod] = {
     "HARP202": Codemod("HARP202", lambda h: "safe", fix_transfer_in_loop),
+    "HARP301": Codemod("HARP301", lambda h: "safe", fix_loop_invariant),
+    "HARP402": Codemod("HARP402", lambda h: "safe", fix_concat_in_loop),
     "HARP303": Codemod("HARP303", _no_backward_risk, fix_missing_no_grad),
     "HARP502": Codemod("HARP502", lambda h: "safe", fix_zero_grad),
 }

@@ -101,7 +101,7 @@ HINTS: tuple[HintSpec, ...] = (
         "HARP301", "loop-invariant-graph-computation",
         "a pure graph computation in a loop whose inputs are all loop-invariant",
         "hoist it out of the loop",
-        "harp-loop-invariant", "none",
+        "harp-loop-invariant", "safe",
         before="for x in xs:\n    y = x @ torch.linalg.inv(W)\n",
         after="W_inv = torch.linalg.inv(W)\nfor x in xs:\n    y = x @ W_inv\n"),
     HintSpec(
@@ -132,7 +132,7 @@ HINTS: tuple[HintSpec, ...] = (
         "`torch.cat`/`torch.stack`/`tf.concat`/`np.concatenate` accumulation inside a loop: "
         "every iteration copies everything so far (quadratic)",
         "append the pieces to a list and concatenate once after the loop",
-        "harp-concat-in-loop", "none",
+        "harp-concat-in-loop", "safe",
         before="out = torch.empty(0, d)\nfor x in xs:\n    out = torch.cat([out, f(x)])\n",
         after="parts = []\nfor x in xs:\n    parts.append(f(x))\nout = torch.cat(parts)\n"),
     HintSpec(
