@@ -32,16 +32,18 @@ def _positions(module: cst.Module):
 
 
 def _at(positions, span, kind):
-    """The innermost node of `kind` whose range starts at the hint's span."""
-    best = None
-    for node, r in positions.items():
-        if isinstance(node, kind) and (r.start.line, r.start.column + 1) == (span.line,
-                                                                             span.col):
-            if best is None or r.end < positions[best].end:
-                best = node
-    if best is None:
-        raise Decline(f"no {kind.__name__} at {span}")
-    return best
+    """The node of `kind` whose range is the hint's span (of those starting there, the
+    one ending there: `f(x).item()` and `f(x)` start at the same column)."""
+    starting = [(node, r) for node, r in positions.items() if isinstance(node, kind)
+                and (r.start.line, r.start.column + 1) == (span.line, span.col)]
+    exact = [n for n, r in starting if (r.end.line, r.end.column + 1) == (span.end_line,
+                                                                        span.end_col)]
+    if exact:
+        return exact[0]
+    if not starting:
+        names = kind.__name__ if isinstance(kind, type) else "node"
+        raise Decline(f"no {names} at {span}")
+    return min(starting, key=lambda nr: (nr[1].end.line, nr[1].end.column))[0]
 
 
 def _parents(module: cst.Module) -> dict:
@@ -266,7 +268,66 @@ def fix_concat_in_loop(module, positions, hint):
     return module.deep_replace(loop_stmt, cst.FlattenSentinel([start, new_loop, join]))
 
 
+# --- HARP201: accumulate on the device, sync once after the loop -----------------------
+
+
+def _module_alias(module: cst.Module, library: str) -> str | None:
+    """The name `library` is imported as at module level (`import tensorflow as tf`)."""
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import):
+                    for a in small.names:
+                        if _dotted(a.name) == library:
+                            return a.asname.name.value if a.asname else library
+    return None
+
+
+def _dotted(node) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def fix_host_sync(module, positions, hint):
+    call = _at(positions, hint.span, cst.Call)
+    parents = _parents(module)
+    stmt, block = _statement_of(call, parents)
+    loop = parents.get(block)
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.AugAssign)
+            and isinstance(small.operator, cst.AddAssign) and small.value is call
+            and isinstance(small.target, cst.Name) and isinstance(call.func, cst.Attribute)
+            and not call.args):
+        raise Decline("only `total += t.item()` / `total += t.numpy()` directly in the loop "
+                      "body is rewritten")
+    method, total = call.func.attr.value, small.target.value
+    library = {"item": "torch", "numpy": "tensorflow"}.get(method)
+    alias = _module_alias(module, library) if library else None
+    if alias is None:
+        raise Decline(f"`.{method}()` accumulation needs `{library or 'torch'}` imported at "
+                      f"module level")
+    others = [s for s in block.body if s is not stmt]
+    if total in _names(others).loaded or total in _names(others).stored:
+        raise Decline(f"`{total}` is used elsewhere in the loop, so it must stay a number")
+    receiver = call.func.value
+    on_device = cst.Call(cst.Attribute(receiver, cst.Name("detach"))) if method == "item" \
+        else receiver
+    new_loop = loop.deep_replace(call, on_device)
+    back = "item" if method == "item" else "numpy"
+    sync = cst.parse_statement(
+        f"{total} = {total}.{back}() if {alias}.is_tensor({total}) else {total}\n")
+    loop_stmt, _ = _statement_of(loop, parents)
+    new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
+
+
 CODEMODS: dict[str, Codemod] = {
+    "HARP201": Codemod("HARP201", lambda h: "unsafe" if any(
+        a.kind == "hot-loop" for a in h.assumptions) else "safe", fix_host_sync),
     "HARP202": Codemod("HARP202", lambda h: "safe", fix_transfer_in_loop),
     "HARP301": Codemod("HARP301", lambda h: "safe", fix_loop_invariant),
     "HARP402": Codemod("HARP402", lambda h: "safe", fix_concat_in_loop),

@@ -68,7 +68,7 @@ HINTS: tuple[HintSpec, ...] = (
         "condition): every iteration waits for the device",
         "keep the value on the device (accumulate with tensor ops) and sync once after "
         "the loop",
-        "harp-host-sync-in-loop", "none",
+        "harp-host-sync-in-loop", "safe (unsafe in an epoch loop)",
         before="for x, y in loader:\n    loss = step(x, y)\n    total += loss.item()\n",
         after="total = torch.zeros(())\nfor x, y in loader:\n    loss = step(x, y)\n"
               "    total += loss.detach()\ntotal = total.item()\n"),

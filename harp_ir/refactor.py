@@ -70,6 +70,9 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         except codemods.Decline as e:
             outcome.declined.append((hint, str(e)))
             continue
+        except Exception as e:  # noqa: BLE001  (a codemod bug must not cost the user a file)
+            outcome.declined.append((hint, f"the codemod failed ({type(e).__name__}: {e})"))
+            continue
         outcome.applied.append((hint, safety))
     return outcome
 
