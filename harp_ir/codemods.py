@@ -142,6 +142,18 @@ def _names(nodes) -> _Names:
     return v
 
 
+def _loop_body_statement(call, parents):
+    """For a call that is the value of a one-statement line directly in a loop body:
+    (that line, its small statement, the body block, the loop); else small is None."""
+    stmt, block = _statement_of(call, parents)
+    loop = parents.get(block)
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if not isinstance(loop, (cst.For, cst.While)) or getattr(small, "value", None) is not call:
+        small = None
+    return stmt, small, block, loop
+
+
 def _enclosing_loop(node, parents):
     while node in parents:
         node = parents[node]
@@ -193,12 +205,8 @@ def _hoist(module, positions, hint, what):
     """Move `name = <call at the hint>` from a loop body to just before the loop."""
     call = _at(positions, hint.span, cst.Call)
     parents = _parents(module)
-    stmt, block = _statement_of(call, parents)
-    loop = parents.get(block)
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
-        len(stmt.body) == 1 else None
-    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
-            and small.value is call and len(small.targets) == 1
+    stmt, small, block, loop = _loop_body_statement(call, parents)
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
             and isinstance(small.targets[0].target, cst.Name)):
         raise _NotWholeStatement(f"only `name = {what}(...)` statements directly in the "
                                  f"loop body are hoisted")
@@ -227,12 +235,8 @@ def _hoist(module, positions, hint, what):
 def fix_concat_in_loop(module, positions, hint):
     call = _at(positions, hint.span, cst.Call)
     parents = _parents(module)
-    stmt, block = _statement_of(call, parents)
-    loop = parents.get(block)
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
-        len(stmt.body) == 1 else None
-    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
-            and small.value is call and isinstance(small.targets[0].target, cst.Name)):
+    stmt, small, block, loop = _loop_body_statement(call, parents)
+    if not (isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name)):
         raise Decline("only `acc = cat([acc, piece])` directly in the loop body is rewritten")
     acc = small.targets[0].target.value
     first = call.args[0].value if call.args else None
@@ -294,12 +298,8 @@ def _dotted(node) -> str:
 def fix_host_sync(module, positions, hint):
     call = _at(positions, hint.span, cst.Call)
     parents = _parents(module)
-    stmt, block = _statement_of(call, parents)
-    loop = parents.get(block)
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
-        len(stmt.body) == 1 else None
-    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.AugAssign)
-            and isinstance(small.operator, cst.AddAssign) and small.value is call
+    stmt, small, block, loop = _loop_body_statement(call, parents)
+    if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
             and isinstance(small.target, cst.Name) and isinstance(call.func, cst.Attribute)
             and not call.args):
         raise Decline("only `total += t.item()` / `total += t.numpy()` directly in the loop "
