@@ -314,3 +314,16 @@ def loop_runs(loop: ir.Operation) -> Assumption:
     """The assumption every in-loop hint rests on."""
     return Assumption("loop-runs", describe_loop(loop), "low", "speculated",
                       "a loop is assumed to run more than once")
+
+
+#: `Session.run` of TF1: what runs a built graph
+SESSION_RUN = "tensorflow.compat.v1.Session.run"
+NOT_CONSTANT = object()
+
+
+def constant_value(value: ir.Value):
+    """The Python value of a `host.constant` (None for None), else NOT_CONSTANT."""
+    op = producer(value)
+    if op is None or op.name != "host.constant":
+        return NOT_CONSTANT
+    return getattr(op.attributes["value"], "value", None)

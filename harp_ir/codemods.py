@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from harp_ir.frontend.lower import dotted_name
+
 
 class Decline(Exception):  # noqa: N818  (a decision, not an error)
     """The codemod will not rewrite this hint; the message says why."""
@@ -87,20 +89,9 @@ def fix_zero_grad(module, positions, hint):
 # --- HARP303: wrap the loop in torch.inference_mode() --------------------------------
 
 
-def _binds_torch(module: cst.Module) -> bool:
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Import) and any(
-                        a.asname is None and isinstance(a.name, cst.Name) and
-                        a.name.value == "torch" for a in small.names):
-                    return True
-    return False
-
-
 def fix_missing_no_grad(module, positions, hint):
     loop = _at(positions, hint.span, (cst.For, cst.While))
-    if not _binds_torch(module):
+    if _module_alias(module, "torch") != "torch":
         raise Decline("`torch` is not imported as `torch` at module level")
     parents = _parents(module)
     stmt, _ = _statement_of(loop, parents)
@@ -282,17 +273,9 @@ def _module_alias(module: cst.Module, library: str) -> str | None:
             for small in stmt.body:
                 if isinstance(small, cst.Import):
                     for a in small.names:
-                        if _dotted(a.name) == library:
+                        if dotted_name(a.name) == library:
                             return a.asname.name.value if a.asname else library
     return None
-
-
-def _dotted(node) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return ""
 
 
 def fix_host_sync(module, positions, hint):

@@ -10,18 +10,17 @@ Assumes: the dataset is picklable and loading is a noticeable part of a step.
 
 from __future__ import annotations
 
-from harp_ir.analysis import Assumption, call_arguments, record_hint, string_attr, walk
+from harp_ir.analysis import (
+    Assumption,
+    call_arguments,
+    constant_value,
+    record_hint,
+    string_attr,
+    walk,
+)
 
 HINT = "HARP501"
 LOADER = "torch.utils.data.DataLoader"
-
-
-def _constant(value):
-    owner = value.owner
-    if hasattr(owner, "operation") and owner.operation.name == "host.constant":
-        attr = owner.operation.attributes["value"]
-        return getattr(attr, "value", None)
-    return object()  # not a constant: unknown
 
 
 def run(module, pass_=None) -> None:
@@ -33,9 +32,9 @@ def run(module, pass_=None) -> None:
             continue
         kw = dict(call_arguments(op))
         missing = []
-        if "num_workers" not in kw or _constant(kw["num_workers"]) == 0:
+        if "num_workers" not in kw or constant_value(kw["num_workers"]) == 0:
             missing.append("`num_workers`")
-        if "pin_memory" not in kw or _constant(kw["pin_memory"]) is False:
+        if "pin_memory" not in kw or constant_value(kw["pin_memory"]) is False:
             missing.append("`pin_memory=True`")
         if not missing:
             continue

@@ -11,6 +11,7 @@ Assumes: the fed value is not changed through an alias in the loop.
 from __future__ import annotations
 
 from harp_ir.analysis import (
+    SESSION_RUN,
     Assumption,
     call_arguments,
     describe_loop,
@@ -23,7 +24,6 @@ from harp_ir.analysis import (
 )
 
 HINT = "HARP203"
-RUN = "tensorflow.compat.v1.Session.run"
 
 
 def _feed(op):
@@ -35,7 +35,7 @@ def _feed(op):
 
 def run(module, pass_=None) -> None:
     for op in walk(module):
-        if op.name != "host.call" or string_attr(op, "qualname") != RUN:
+        if op.name != "host.call" or string_attr(op, "qualname") != SESSION_RUN:
             continue
         loop = enclosing_loop(op)
         feed = _feed(op)

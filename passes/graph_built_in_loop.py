@@ -12,14 +12,21 @@ under a fresh `tf.Graph()` per iteration.
 
 from __future__ import annotations
 
-from harp_ir.analysis import Assumption, describe_loop, loops_around, record_hint, string_attr, walk
+from harp_ir.analysis import (
+    SESSION_RUN,
+    Assumption,
+    describe_loop,
+    loops_around,
+    record_hint,
+    string_attr,
+    walk,
+)
 
 HINT = "HARP101"
-RUN = "tensorflow.compat.v1.Session.run"
 
 
 def _runs_graph(loop) -> bool:
-    return any(op.name == "host.call" and string_attr(op, "qualname") == RUN
+    return any(op.name == "host.call" and string_attr(op, "qualname") == SESSION_RUN
                for op in walk(loop))
 
 

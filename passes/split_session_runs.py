@@ -11,6 +11,7 @@ in the same run as the train op is computed before the update, not after).
 from __future__ import annotations
 
 from harp_ir.analysis import (
+    SESSION_RUN,
     Assumption,
     describe_loop,
     enclosing_loop,
@@ -20,7 +21,6 @@ from harp_ir.analysis import (
 )
 
 HINT = "HARP104"
-RUN = "tensorflow.compat.v1.Session.run"
 
 
 def run(module, pass_=None) -> None:
@@ -31,7 +31,7 @@ def run(module, pass_=None) -> None:
         # `sess.run(a)` and `x = sess.run(b)` both put the call itself in the body block
         runs = [o.operation for o in body.operations
                 if o.operation.name == "host.call" and string_attr(o.operation,
-                                                                   "qualname") == RUN]
+                                                                   "qualname") == SESSION_RUN]
         for later in runs[1:]:
             loop = enclosing_loop(later)
             message = (f"`Session.run` is called {len(runs)} times per iteration of "

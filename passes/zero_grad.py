@@ -10,19 +10,16 @@ Assumes: nothing reads `.grad` between zeroing and the next backward expecting z
 
 from __future__ import annotations
 
-from torch_mlir import ir
-
-from harp_ir.analysis import Assumption, call_arguments, record_hint, string_attr, walk
+from harp_ir.analysis import (
+    Assumption,
+    call_arguments,
+    constant_value,
+    record_hint,
+    string_attr,
+    walk,
+)
 
 HINT = "HARP502"
-
-
-def _is_false(value) -> bool:
-    owner = value.owner
-    if not hasattr(owner, "operation") or owner.operation.name != "host.constant":
-        return False
-    attr = owner.operation.attributes["value"]
-    return isinstance(attr, ir.BoolAttr) and not attr.value
 
 
 def run(module, pass_=None) -> None:
@@ -31,7 +28,7 @@ def run(module, pass_=None) -> None:
             continue
         method = string_attr(op, "method")
         recv = string_attr(op, "harp.receiver")
-        if method == "zero_grad" and any(k == "set_to_none" and _is_false(a)
+        if method == "zero_grad" and any(k == "set_to_none" and constant_value(a) is False
                                          for k, a in call_arguments(op)):
             message = (f"`{recv or 'zero_grad'}.zero_grad(set_to_none=False)` keeps every "
                        f"gradient buffer and zeroes it; call `zero_grad()` (set_to_none=True)"

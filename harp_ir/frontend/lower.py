@@ -401,7 +401,7 @@ class Lowerer:
 
     def stmt_Import(self, stmt):
         for alias in stmt.names:
-            dotted = _dotted(alias.name)
+            dotted = dotted_name(alias.name)
             if alias.asname is not None:
                 module, bound = dotted, alias.asname.name.value
             else:
@@ -409,13 +409,13 @@ class Lowerer:
             self.import_binding(alias, module, None, bound, 0)
 
     def stmt_ImportFrom(self, stmt):
-        module = _dotted(stmt.module) if stmt.module is not None else ""
+        module = dotted_name(stmt.module) if stmt.module is not None else ""
         level = len(stmt.relative)
         if isinstance(stmt.names, cst.ImportStar):
             self.opaque_statement(stmt, reason=f"from {module} import *")
             return
         for alias in stmt.names:
-            name = _dotted(alias.name)
+            name = dotted_name(alias.name)
             bound = alias.asname.name.value if alias.asname is not None else name
             self.import_binding(alias, module, name, bound, level)
 
@@ -988,11 +988,11 @@ def s(text: str) -> ir.StringAttr:
     return ir.StringAttr.get(text)
 
 
-def _dotted(node) -> str:
+def dotted_name(node) -> str:
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
+        return f"{dotted_name(node.value)}.{node.attr.value}"
     return ""
 
 
