@@ -121,6 +121,7 @@ ASSUMPTIONS: dict[str, str] = {
     "no-backward": "no backward pass runs through the computation",
     "grad-unread": "zeroed gradients are not read before the next backward",
     "framework-equivalent": "a host computation has a framework-op equivalent",
+    "tensor-argument": "a tf.function computes the same with a tensor for a Python number",
     "picklable-dataset": "a dataset can be sent to worker processes",
 }
 RISKS = ("low", "medium", "high")

@@ -308,7 +308,117 @@ def fix_host_sync(module, positions, hint):
     return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
 
 
+# --- HARP102: a tf.function retraced in a loop ------------------------------------------
+
+
+def _free_names(node) -> set[str]:
+    """The names a def or lambda reads that it does not bind itself (its closure and
+    globals): a trace bakes their values in."""
+    v = _names([node])
+    params = set()
+    if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        params = {p.name.value for p in _all_params(node.params)}
+    return v.loaded - v.stored - params
+
+
+def _all_params(params: cst.Parameters):
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    kwargs = [params.star_kwarg] if params.star_kwarg else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwargs]
+
+
+def _loop_writes(loop) -> set[str]:
+    """The names a loop rebinds: its target and every name assigned or defined in it."""
+    written = _names([loop.body]).stored
+    if isinstance(loop, cst.For):
+        written |= _names([loop.target]).loaded
+
+    class Defs(cst.CSTVisitor):
+        def visit_FunctionDef(self, node):
+            written.add(node.name.value)
+
+        def visit_ClassDef(self, node):
+            written.add(node.name.value)
+
+        def visit_Import(self, node):
+            written.update(dotted_name(a.asname.name if a.asname else a.name).split(".")[0]
+                           for a in node.names)
+
+        def visit_For(self, node):
+            written.update(_names([node.target]).loaded)
+
+        def visit_With(self, node):
+            for item in node.items:
+                if item.asname is not None:
+                    written.update(_names([item.asname.name]).loaded)
+
+    loop.body.visit(Defs())
+    return written
+
+
+def _hoist_definition(module, def_stmt, parents):
+    """Move a `def` (with its decorators) from a loop body to just before the loop."""
+    block = parents.get(def_stmt)
+    loop = parents.get(block)
+    if not isinstance(loop, (cst.For, cst.While)):
+        raise Decline("only a definition directly in the loop body is hoisted")
+    name = def_stmt.name.value
+    body = list(block.body)
+    index = body.index(def_stmt)
+    others = body[:index] + body[index + 1:]
+    if name in _names(body[:index]).loaded:
+        raise Decline(f"`{name}` is read in the loop before it is defined")
+    changing = (_free_names(def_stmt) - {name}) & _loop_writes(loop)
+    if changing:
+        raise Decline(f"the function reads `{sorted(changing)[0]}`, which the loop changes: "
+                      f"each trace bakes in its value")
+    if others and index == 0:  # the new first statement starts right after the header
+        others[0] = others[0].with_changes(leading_lines=[
+            line for line in others[0].leading_lines if line.comment is not None])
+    loop_stmt, _ = _statement_of(loop, parents)
+    new_loop = loop.with_changes(body=block.with_changes(
+        body=others or [cst.SimpleStatementLine([cst.Pass()])]), leading_lines=[])
+    comments = [line for line in def_stmt.leading_lines if line.comment is not None]
+    hoisted = def_stmt.with_changes(leading_lines=[*loop_stmt.leading_lines, *comments])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([hoisted, new_loop]))
+
+
+def fix_retracing(module, positions, hint):
+    """Hoist a `@tf.function` def or a `tf.function(...)` out of the loop, or pass the
+    changing Python number as a tensor."""
+    defs = [n for n, r in positions.items() if isinstance(n, cst.FunctionDef)
+            and r.start.line == hint.span.line]
+    parents = _parents(module)
+    if defs:
+        return _hoist_definition(module, defs[0], parents)
+    call = _at(positions, hint.span, cst.Call)
+    if dotted_name(call.func).endswith("function"):  # `f = tf.function(g)` in the loop
+        loop = _enclosing_loop(call, parents)
+        changing = set().union(*(_free_names(a.value) for a in call.args)) & \
+            _loop_writes(loop)
+        if changing:
+            raise Decline(f"the function reads `{sorted(changing)[0]}`, which the loop "
+                          f"changes: each trace bakes in its value")
+        return _hoist(module, positions, hint, "tf.function")
+    subject = next((a.subject for a in hint.assumptions if a.kind == "tensor-argument"), "")
+    alias = _module_alias(module, "tensorflow")
+    if alias is None:
+        raise Decline("`tensorflow` is not imported at module level")
+    arg = next((a for a in call.args if module.code_for_node(a.value) == subject), None)
+    if arg is None:
+        raise Decline(f"no argument `{subject}` in the call")
+    tensor = cst.parse_expression(f"{alias}.constant(x)").with_changes(
+        args=[cst.Arg(arg.value)])
+    return module.deep_replace(arg, arg.with_changes(value=tensor))
+
+
+def _tensor_argument_risk(hint) -> str:
+    risks = [a.risk for a in hint.assumptions if a.kind == "tensor-argument"]
+    return "safe" if all(r == "low" for r in risks) else "unsafe"
+
+
 CODEMODS: dict[str, Codemod] = {
+    "HARP102": Codemod("HARP102", _tensor_argument_risk, fix_retracing),
     "HARP201": Codemod("HARP201", lambda h: "unsafe" if any(
         a.kind == "hot-loop" for a in h.assumptions) else "safe", fix_host_sync),
     "HARP202": Codemod("HARP202", lambda h: "safe", fix_transfer_in_loop),

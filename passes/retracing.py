@@ -7,17 +7,25 @@ iteration (the loop variable of a `range`, or a Python scalar computed in the lo
 each new Python value is part of the trace signature, so every call traces a new graph.
 
 Assumes: the function is called more than once per created function, and (for 2) the
-argument is a Python number, not a tensor.
+argument is a Python number, not a tensor. For (2) the hint also says whether a tensor in
+its place computes the same (`tensor-argument`): proved when the function's body uses the
+parameter only in TF calls (`tf.cast(lr, tf.float32)`) and comparisons, where a tensor
+and a number mean the same; speculated (medium risk) otherwise, since `x * lr` with an
+int32 tensor `lr` and a float `x` fails where the Python number converts silently.
 """
 
 from __future__ import annotations
 
+from torch_mlir import ir
+
 from harp_ir.analysis import (
     Assumption,
+    call_arguments,
     describe_loop,
     enclosing_loop,
     invariant_in,
     loop_runs,
+    producer,
     record_hint,
     string_attr,
     value_name,
@@ -59,11 +67,64 @@ def _loop_variable_of_range(value, loop) -> bool:
         "builtins.range", "builtins.enumerate") and string_attr(loop, "target") == name)
 
 
+def _compiled_def(call, module) -> ir.Operation | None:
+    """The `host.func` a call of a tf.function runs (by the callee's name, in the module)."""
+    callee = producer(call.operands[0])
+    if callee is None or callee.name != "host.load":
+        return None
+    name = string_attr(callee, "name")
+    return next((f for f in walk(module) if f.name == "host.func"
+                 and string_attr(f, "sym_name") == name), None)
+
+
+def _parameter(call, func, value) -> str:
+    """The parameter of `func` that `value` (an argument of `call`) binds."""
+    params = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])]
+    positional = 0
+    for keyword, arg in call_arguments(call):
+        if arg == value:
+            if keyword:
+                return keyword if keyword in params else ""
+            return params[positional] if positional < len(params) else ""
+        positional += not keyword
+    return ""
+
+
+def _tensor_equivalent_uses(func, param: str) -> bool:
+    """Whether every read of `param` in `func` is an argument of a TF call or a side of a
+    comparison, where a tensor behaves as the Python number did."""
+    for load in walk(func):
+        if load.name != "host.load" or string_attr(load, "name") != param:
+            continue
+        for use in load.result.uses:
+            user = use.owner
+            if user.name == "host.compare":
+                continue
+            if user.name == "host.call" and use.operand_number > 0 and \
+                    string_attr(user, "qualname").startswith("tensorflow."):
+                continue
+            return False
+    return True
+
+
+def _tensor_argument(call, value, arg: str, module) -> Assumption:
+    func = _compiled_def(call, module)
+    param = _parameter(call, func, value) if func is not None else ""
+    if param and _tensor_equivalent_uses(func, param):
+        return Assumption("tensor-argument", arg, "low", "proved",
+                          f"`{string_attr(func, 'sym_name')}` uses `{param}` only in TF "
+                          f"ops and comparisons")
+    return Assumption("tensor-argument", arg, "medium", "speculated",
+                      "the function is assumed to compute the same with a tensor in place "
+                      "of the Python number (dtypes may differ)")
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         loop = enclosing_loop(op)
         if loop is None:
             continue
+        extra = []
         if op.name == "host.func" and "harp.decorators" in op.attributes and \
                 TF_FUNCTION in str(op.attributes["harp.decorators"]):
             name = string_attr(op, "sym_name")
@@ -85,10 +146,11 @@ def run(module, pass_=None) -> None:
                        f"changes on every iteration of {describe_loop(loop)}: each new value "
                        f"traces a new graph; pass it as a tensor (`tf.constant({arg})`) or set "
                        f"`reduce_retracing=True` / an `input_signature`")
+            extra = [_tensor_argument(op, changing[0], arg, module)]
         else:
             continue
         record_hint(op, HINT, message, [
             loop_runs(loop),
             Assumption("library", TF_FUNCTION, "low", "proved",
                        "the decorator resolves to tensorflow.function"),
-        ])
+        ] + extra)

@@ -18,7 +18,8 @@ PAIRS = sorted(p.name.removesuffix(".in.py") for p in FIXTURES.glob("*.in.py"))
 
 
 def refactor(ctx_source, name="f.py"):
-    return refactor_source(ctx_source, Path(name), Feedback())
+    """Fixtures named `*_unsafe` show a fix that needs --unsafe-fixes."""
+    return refactor_source(ctx_source, Path(name), Feedback(), unsafe="_unsafe" in name)
 
 
 @pytest.mark.parametrize("name", PAIRS)
@@ -32,8 +33,8 @@ def test_fixture(ctx, name):
 
 @pytest.mark.parametrize("name", PAIRS)
 def test_fix_is_idempotent(ctx, name):
-    once = refactor((FIXTURES / f"{name}.in.py").read_text()).source
-    assert refactor(once).source == once
+    once = refactor((FIXTURES / f"{name}.in.py").read_text(), name).source
+    assert refactor(once, name).source == once
 
 
 def run(path: Path) -> list[str]:
