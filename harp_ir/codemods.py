@@ -176,29 +176,54 @@ def fix_loop_invariant(module, positions, hint):
     except _NotWholeStatement:
         pass
     call = _at(positions, hint.span, cst.Call)
-    parents = _parents(module)
+    return _hoist_expression(module, call, _parents(module))
+
+
+def _hoist_expression(module, call, parents, before=()):
+    """Compute `call` once into a new variable just before its loop (after the statements
+    `before`) and use the variable in the loop."""
     loop = _enclosing_loop(call, parents)
-    func = call.func.attr.value if isinstance(call.func, cst.Attribute) else "value"
+    func = call.func.attr.value if isinstance(call.func, cst.Attribute) else \
+        getattr(call.func, "value", "value")
     name = _fresh_name(module, f"{func}_hoisted")
     loop_stmt, _ = _statement_of(loop, parents)
-    assign = cst.SimpleStatementLine(
-        [cst.Assign([cst.AssignTarget(cst.Name(name))], call)],
-        leading_lines=loop_stmt.leading_lines)
+    assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
+    first, *rest = [*before, assign]
+    first = first.with_changes(leading_lines=loop_stmt.leading_lines)
     new_loop = loop_stmt.deep_replace(call, cst.Name(name)).with_changes(leading_lines=[])
-    return module.deep_replace(loop_stmt, cst.FlattenSentinel([assign, new_loop]))
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([first, *rest, new_loop]))
 
 
 class _NotWholeStatement(Decline):  # noqa: N818
     pass
 
 
+def _only_around(expr, call) -> bool:
+    """Whether `call` is the only call in `expr` (`grads = tf.gradients(l, [w])[0]`): what
+    surrounds it is plain indexing and arithmetic, safe to move with it."""
+    calls = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node):
+            calls.append(node)
+            return False  # what the call computes was proved by the pass
+
+    expr.visit(Calls())
+    return calls == [call]
+
+
 def _hoist(module, positions, hint, what):
     """Move `name = <call at the hint>` from a loop body to just before the loop."""
     call = _at(positions, hint.span, cst.Call)
     parents = _parents(module)
-    stmt, small, block, loop = _loop_body_statement(call, parents)
-    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name)):
+    stmt, block = _statement_of(call, parents)
+    loop = parents.get(block)
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
+            and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+            and (small.value is call or _only_around(small.value, call)
+                 and not _names([small.value]).loaded & _loop_writes(loop))):
         raise _NotWholeStatement(f"only `name = {what}(...)` statements directly in the "
                                  f"loop body are hoisted")
     target = small.targets[0].target.value
@@ -306,6 +331,74 @@ def fix_host_sync(module, positions, hint):
     loop_stmt, _ = _statement_of(loop, parents)
     new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
     return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
+
+
+# --- HARP101: TF1 graph construction in a loop that runs the graph --------------------
+
+
+def fix_graph_built_in_loop(module, positions, hint):
+    """Build the op once before the loop. A changing value it was built from (the new
+    value of `tf.assign`) becomes a placeholder fed on each `run`."""
+    call = _at(positions, hint.span, cst.Call)
+    parents = _parents(module)
+    loop = _enclosing_loop(call, parents)
+    changing = _names([call]).loaded & _loop_writes(loop)
+    if not changing:
+        try:
+            return _hoist(module, positions, hint, "graph construction")
+        except _NotWholeStatement:
+            return _hoist_expression(module, call, parents)
+    return _feed_changing_value(module, call, parents, loop, changing)
+
+
+def _feed_changing_value(module, call, parents, loop, changing):
+    """`sess.run(tf.assign(w, v))` with `v` new each iteration becomes
+    `v_ph = tf.placeholder(w.dtype.base_dtype, w.shape)` and `assign = tf.assign(w, v_ph)`
+    before the loop, and `sess.run(assign, feed_dict={v_ph: v})` in it."""
+    what = sorted(changing)[0]
+    alias = _module_alias(module, "tensorflow.compat.v1")
+    if alias is None:
+        raise Decline("`tensorflow.compat.v1` is not imported at module level")
+    args = [a.value for a in call.args if a.keyword is None]
+    ref = value = None
+    if dotted_name(call.func) == f"{alias}.assign" and len(args) == len(call.args) == 2:
+        ref, value = args
+    elif isinstance(call.func, cst.Attribute) and call.func.attr.value == "assign" and \
+            len(args) == len(call.args) == 1:
+        ref, value = call.func.value, args[0]
+    run = parents.get(parents.get(call))
+    if not (isinstance(value, cst.Name) and not (_names([ref]).loaded & changing)):
+        raise Decline(f"the construction reads `{what}`, which changes every iteration; only "
+                      f"the new value of an assign is fed through a placeholder")
+    if not (isinstance(run, cst.Call) and isinstance(run.func, cst.Attribute)
+            and run.func.attr.value == "run" and run.args[0].value is call):
+        raise Decline(f"the assign of `{what}` is not run directly by `Session.run`")
+    feed = next((a for a in run.args[1:] if a.keyword is None or
+                 a.keyword.value == "feed_dict"), None)
+    if feed is not None and not isinstance(feed.value, cst.Dict):
+        raise Decline("the run already has a feed that is not a dict display")
+    placeholder = _fresh_name(module, f"{value.value}_ph")
+    ref_code = module.code_for_node(ref)
+    declare = cst.parse_statement(
+        f"{placeholder} = {alias}.placeholder({ref_code}.dtype.base_dtype, "
+        f"{ref_code}.shape)\n")
+    entry = cst.DictElement(cst.Name(placeholder), value)
+    if feed is None:
+        new_run = run.with_changes(args=[*run.args, cst.Arg(
+            cst.Dict([entry]), keyword=cst.Name("feed_dict"),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))])
+    else:
+        elements = [*feed.value.elements]
+        elements[-1] = elements[-1].with_changes(comma=cst.Comma(
+            whitespace_after=cst.SimpleWhitespace(" ")))
+        new_run = run.deep_replace(feed.value, feed.value.with_changes(
+            elements=[*elements, entry]))
+    new_call = call.deep_replace(value, cst.Name(placeholder))
+    module = module.deep_replace(run, new_run.deep_replace(
+        new_run.args[0].value, new_call))
+    new_call = next(n for n in _parents(module) if isinstance(n, cst.Call)
+                    and n.deep_equals(new_call))
+    return _hoist_expression(module, new_call, _parents(module), before=[declare])
 
 
 # --- HARP102: a tf.function retraced in a loop ------------------------------------------
@@ -418,6 +511,7 @@ def _tensor_argument_risk(hint) -> str:
 
 
 CODEMODS: dict[str, Codemod] = {
+    "HARP101": Codemod("HARP101", lambda h: "safe", fix_graph_built_in_loop),
     "HARP102": Codemod("HARP102", _tensor_argument_risk, fix_retracing),
     "HARP201": Codemod("HARP201", lambda h: "unsafe" if any(
         a.kind == "hot-loop" for a in h.assumptions) else "safe", fix_host_sync),

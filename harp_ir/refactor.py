@@ -50,6 +50,9 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
     """Fix what can be fixed in `source`. Needs a current harp context."""
     outcome = Outcome(path, source, source)
     tried: set[tuple[str, str]] = set()
+    declined: dict[tuple[str, str], tuple[Hint, str]] = {}
+    retry: set[tuple[str, str]] = set()  # declined by a codemod: may succeed after a fix
+    found: list[Hint] = []
     for _ in range(MAX_STEPS):
         found = analyze_module(lower_source(outcome.source, str(path)))
         found = filter_hints(found, feedback, {str(path): outcome.source.splitlines()})
@@ -57,23 +60,29 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         if not todo:
             break
         hint = todo[0]
-        tried.add((hint.id, hint.message))
+        key = (hint.id, hint.message)
+        tried.add(key)
         codemod = codemods.CODEMODS.get(hint.id)
         if codemod is None:
             continue
         safety = codemod.safety(hint)
         if safety == "unsafe" and not unsafe:
-            outcome.declined.append((hint, "unsafe fix: pass --unsafe-fixes to apply it"))
+            declined[key] = (hint, "unsafe fix: pass --unsafe-fixes to apply it")
             continue
         try:
             outcome.source = codemods.apply(outcome.source, hint)
         except codemods.Decline as e:
-            outcome.declined.append((hint, str(e)))
+            declined[key] = (hint, str(e))
+            retry.add(key)
             continue
         except Exception as e:  # noqa: BLE001  (a codemod bug must not cost the user a file)
-            outcome.declined.append((hint, f"the codemod failed ({type(e).__name__}: {e})"))
+            declined[key] = (hint, f"the codemod failed ({type(e).__name__}: {e})")
             continue
         outcome.applied.append((hint, safety))
+        tried -= retry  # the code changed: `y = f(x)` can move once `x = ...` has moved
+        retry.clear()
+    remaining = {(h.id, h.message) for h in found}
+    outcome.declined = [d for key, d in declined.items() if key in remaining]
     return outcome
 
 
