@@ -510,7 +510,267 @@ def _tensor_argument_risk(hint) -> str:
     return "safe" if all(r == "low" for r in risks) else "unsafe"
 
 
+# --- HARP401: a per-element Python loop becomes one vectorized op ------------------------
+
+#: element-wise functions (by the name after the framework alias) and tensor methods: on a
+#: row of a tensor they compute that row of the function on the whole tensor
+ELEMENTWISE_FUNCTIONS = {
+    "torch": {"exp", "log", "log1p", "sigmoid", "tanh", "relu", "abs", "sqrt", "rsqrt", "sin",
+              "cos", "square", "clamp", "floor", "ceil", "round", "sign", "erf",
+              "nn.functional.relu", "nn.functional.sigmoid", "nn.functional.gelu",
+              "nn.functional.silu", "nn.functional.softplus", "nn.functional.leaky_relu"},
+    "tensorflow": {"exp", "math.exp", "math.log", "math.log1p", "sigmoid", "math.sigmoid",
+                   "tanh", "math.tanh", "nn.relu", "nn.sigmoid", "nn.gelu", "nn.silu",
+                   "nn.softplus", "abs", "math.abs", "sqrt", "math.sqrt", "square",
+                   "math.square", "math.sin", "math.cos", "clip_by_value", "math.floor",
+                   "math.round", "math.sign"},
+}
+ELEMENTWISE_METHODS = {"exp", "log", "log1p", "sigmoid", "tanh", "relu", "abs", "sqrt",
+                       "rsqrt", "sin", "cos", "square", "clamp", "floor", "ceil", "round",
+                       "sign", "pow", "erf"}
+_ELEMENTWISE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power,
+                          cst.MatrixMultiply)
+
+
+class _Vectorize(cst.CSTTransformer):
+    """Rewrites an element expression into the whole-tensor one: `x[i]` -> `x` (or
+    `y[:n]`), the loop element `v` -> the tensor; declines on anything that is not
+    element-wise in the visited dimension."""
+
+    def __init__(self, var, whole, tensors, scalars, aliases):
+        self.var, self.whole, self.tensors = var, whole, tensors
+        self.scalars, self.aliases = scalars, aliases
+        self.frameworks: set[str] = set()
+
+    def vectorize(self, expr):
+        self._check(expr, element=True)
+        return expr.visit(self)
+
+    def _check(self, node, element):
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return
+        if isinstance(node, cst.Name):
+            if node.value == self.var and isinstance(self.whole, dict):
+                raise Decline(f"the loop index `{self.var}` is used as a number")
+            if node.value not in self.scalars and not (
+                    node.value == self.var and not isinstance(self.whole, dict)):
+                raise Decline(f"cannot tell that `{node.value}` is a number: a tensor "
+                              f"would broadcast differently over the whole tensor")
+            return
+        if isinstance(node, cst.Subscript):
+            base, index = node.value, node.slice[0].slice if len(node.slice) == 1 else None
+            if not (isinstance(self.whole, dict) and isinstance(base, cst.Name) and
+                    base.value in self.tensors and
+                    isinstance(index, cst.Index) and isinstance(index.value, cst.Name) and
+                    index.value.value == self.var):
+                raise Decline(f"`{cst.Module([]).code_for_node(node)}` is not an element "
+                              f"`t[{self.var}]` of a tensor the loop visits")
+            return
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            return self._check(node.expression, element)
+        if isinstance(node, cst.BinaryOperation) and \
+                isinstance(node.operator, _ELEMENTWISE_OPERATORS):
+            if isinstance(node.operator, cst.MatrixMultiply):
+                self._check(node.left, element)
+                if not dotted_name(node.right) or \
+                        _names([node.right]).loaded & {self.var, *self.tensors}:
+                    raise Decline("only `row @ W` with an invariant `W` is vectorized")
+                return
+            self._check(node.left, element)
+            return self._check(node.right, element)
+        if isinstance(node, cst.Call) and node.args:
+            func = dotted_name(node.func)
+            head, _, rest = func.partition(".")
+            library = self.aliases.get(head)
+            if library and rest in ELEMENTWISE_FUNCTIONS[library]:
+                self.frameworks.add(library)
+                self._check(node.args[0].value, element)
+                for a in node.args[1:]:
+                    self._check(a.value, element=False)
+                return
+            if isinstance(node.func, cst.Attribute) and \
+                    node.func.attr.value in ELEMENTWISE_METHODS and \
+                    not (isinstance(node.func.value, cst.Name) and node.func.value.value
+                         in self.aliases):
+                self._check(node.func.value, element)
+                for a in node.args:
+                    self._check(a.value, element=False)
+                return
+        if isinstance(node, cst.Call) and not node.args and isinstance(
+                node.func, cst.Attribute) and node.func.attr.value in ELEMENTWISE_METHODS:
+            return self._check(node.func.value, element)
+        raise Decline(f"`{cst.Module([]).code_for_node(node)}` is not known to be "
+                      f"element-wise")
+
+    def leave_Subscript(self, original, updated):
+        base = original.value.value
+        whole = self.whole.get(base) if isinstance(self.whole, dict) else None
+        return whole if whole is not None else updated
+
+    def leave_Name(self, original, updated):
+        if original.value == self.var and not isinstance(self.whole, dict):
+            return self.whole
+        return updated
+
+
+def _number_names(module) -> set[str]:
+    """Names that are only ever bound to numbers (`lr = 0.1`, `scale = 2 * 3`)."""
+    bound: dict[str, bool] = {}
+
+    def numeric(expr) -> bool:
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(expr, cst.UnaryOperation):
+            return numeric(expr.expression)
+        if isinstance(expr, cst.BinaryOperation):
+            return numeric(expr.left) and numeric(expr.right)
+        return False
+
+    class Bindings(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    name = t.target.value
+                    bound[name] = bound.get(name, True) and numeric(node.value)
+
+        def visit_AugAssign(self, node):
+            if isinstance(node.target, cst.Name):
+                bound[node.target.value] = bound.get(node.target.value, True) and \
+                    numeric(node.value)
+
+        def visit_Param(self, node):
+            bound[node.name.value] = False
+
+        def visit_For(self, node):
+            for n in _names([node.target]).loaded:
+                bound[n] = False
+
+    module.visit(Bindings())
+    return {n for n, only_numbers in bound.items() if only_numbers}
+
+
+def _range_bound(loop) -> tuple[cst.BaseExpression, str] | None:
+    """For `for i in range(len(x))` / `range(x.shape[0])` / `range(x.size(0))`: the bound
+    expression and the tensor it is the length of ("" when it is not one's length)."""
+    it = loop.iter
+    if not (isinstance(it, cst.Call) and dotted_name(it.func) == "range" and
+            len(it.args) == 1 and it.args[0].keyword is None):
+        return None
+    bound = it.args[0].value
+    code = cst.Module([]).code_for_node(bound)
+    for form in ("len({})", "{}.shape[0]", "{}.size(0)", "len({}.shape) and {}.shape[0]"):
+        for name in _names([bound]).loaded:
+            if code == form.format(name, name):
+                return bound, name
+    return bound, ""
+
+
+def fix_elementwise_loop(module, positions, hint):
+    loop = _at(positions, hint.span, cst.For)
+    if loop.orelse is not None or loop.asynchronous is not None:
+        raise Decline("a loop with `else` or `async for` is not rewritten")
+    body = loop.body.body
+    if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+            and len(body[0].body) == 1):
+        raise Decline("only a loop body of one statement is vectorized")
+    small = body[0].body[0]
+    if not isinstance(loop.target, cst.Name):
+        raise Decline("the loop target is not a single name")
+    var = loop.target.value
+    parents = _parents(module)
+    loop_stmt, block = _statement_of(loop, parents)
+    statements = list(block.body)
+    after = [s for s in statements[statements.index(loop_stmt) + 1:]
+             if not (isinstance(s, cst.For) and _names([s.target]).loaded == {var}
+                     and var not in _names([s.iter]).loaded)]  # rebinds it first
+    if var in _names(after).loaded:
+        raise Decline(f"`{var}` is read after the loop")
+    tensors = {a.subject for a in hint.assumptions if a.kind == "tensor"}
+    aliases = {alias: lib for lib in ("torch", "tensorflow")
+               if (alias := _module_alias(module, lib))}
+    ranged = _range_bound(loop)
+    if ranged is not None:
+        bound, sized = ranged
+        whole = {t: (cst.Name(t) if t == sized else cst.Subscript(cst.Name(t), [
+            cst.SubscriptElement(cst.Slice(lower=None, upper=bound))])) for t in tensors}
+        n = bound
+    elif isinstance(loop.iter, cst.Name) and loop.iter.value in tensors:
+        whole, n = loop.iter, cst.Call(cst.Name("len"), [cst.Arg(loop.iter)])
+    else:
+        raise Decline("only `for i in range(len(x))` or `for v in x` over a tensor is "
+                      "vectorized")
+    vec = _Vectorize(var, whole, tensors, _number_names(module) - {var}, aliases)
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Subscript) and ranged is not None:
+        target = small.targets[0].target
+        index = target.slice[0].slice if len(target.slice) == 1 else None
+        if not (isinstance(target.value, cst.Name) and isinstance(index, cst.Index) and
+                isinstance(index.value, cst.Name) and index.value.value == var):
+            raise Decline(f"the loop writes something other than `out[{var}]`")
+        out = target.value.value
+        if out not in tensors and out in _names([small.value]).loaded:
+            raise Decline(f"`{out}` is read in the loop")
+        vec.tensors = tensors | {out}
+        value = vec.vectorize(small.value)
+        new_target = target.with_changes(slice=[cst.SubscriptElement(
+            cst.Slice(lower=None, upper=n))])
+        new = small.with_changes(targets=[small.targets[0].with_changes(target=new_target)],
+                                 value=value)
+    elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and \
+            isinstance(small.value.func, cst.Attribute) and \
+            small.value.func.attr.value == "append" and len(small.value.args) == 1:
+        acc = small.value.func.value
+        if _names([acc]).loaded & (_names([small.value.args[0]]).loaded | {var}):
+            raise Decline("the appended value reads the list it is appended to")
+        value = vec.vectorize(small.value.args[0].value)
+        new = small.with_changes(value=small.value.with_changes(
+            func=small.value.func.with_changes(attr=cst.Name("extend")),
+            args=[cst.Arg(value)]))
+    else:
+        new = _vectorized_sum(small, vec, var)
+    if var in _names([new]).loaded and ranged is not None:
+        raise Decline(f"the loop index `{var}` is used as a number")
+    replacement = body[0].with_changes(body=[new], leading_lines=loop_stmt.leading_lines)
+    return module.deep_replace(loop_stmt, replacement)
+
+
+def _vectorized_sum(small, vec, var):
+    """`acc += e(x[i])` / `acc = acc + e(x[i])` -> one reduction over the visited dim."""
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and \
+            isinstance(small.target, cst.Name):
+        acc, term = small.target.value, small.value
+    elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Name) and \
+            isinstance(small.value, cst.BinaryOperation) and \
+            isinstance(small.value.operator, cst.Add) and \
+            isinstance(small.value.left, cst.Name) and \
+            small.value.left.value == small.targets[0].target.value:
+        acc, term = small.value.left.value, small.value.right
+    else:
+        raise Decline("only `out[i] = e(x[i])`, `acc.append(e(x[i]))` and `acc += e(x[i])` "
+                      "are vectorized")
+    if acc in _names([term]).loaded:
+        raise Decline(f"each term reads `{acc}`: the iterations depend on each other")
+    value = vec.vectorize(term)
+    libraries = vec.frameworks or set(vec.aliases.values())
+    if len(libraries) != 1:
+        raise Decline("cannot tell whether the tensor is a torch or a TensorFlow tensor")
+    library = libraries.pop()
+    alias = next(a for a, lib in vec.aliases.items() if lib == library)
+    if library == "tensorflow":
+        total = cst.parse_expression(f"{alias}.reduce_sum(e, axis=0)")
+        total = total.with_changes(args=[cst.Arg(value), *total.args[1:]])
+    else:
+        if not isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        total = cst.Call(cst.Attribute(value, cst.Name("sum")), [cst.Arg(cst.Integer("0"))])
+    if isinstance(small, cst.AugAssign):
+        return small.with_changes(value=total)
+    return small.with_changes(value=small.value.with_changes(right=total))
+
+
 CODEMODS: dict[str, Codemod] = {
+    "HARP401": Codemod("HARP401", lambda h: "safe", fix_elementwise_loop),
     "HARP101": Codemod("HARP101", lambda h: "safe", fix_graph_built_in_loop),
     "HARP102": Codemod("HARP102", _tensor_argument_risk, fix_retracing),
     "HARP201": Codemod("HARP201", lambda h: "unsafe" if any(

@@ -15,6 +15,7 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     in_compiled_function,
+    producer,
     record_hint,
     string_attr,
     value_kind,
@@ -72,6 +73,29 @@ def _elementwise_body(loop, var: str) -> bool:
     return uses_var and arithmetic and not model_call
 
 
+def _tensor_assumptions(loop, var: str, iterable) -> list[Assumption]:
+    """`tensor` for each value the loop visits by element (`x[i]`, or `x` in `for v in x`):
+    the vectorized rewrite computes on the whole of each."""
+    visited = [iterable] if value_kind(iterable) == "tensor" else []
+    for op in walk(loop):
+        if op.name == "host.getitem" and value_kind(op.operands[0]) == "tensor":
+            index = producer(op.operands[1])
+            if index is not None and index.name == "host.load" and \
+                    string_attr(index, "name") == var:
+                visited.append(op.operands[0])
+    assumptions = {}
+    for value in visited:
+        name, origin = value_name(value), producer(value)
+        if not name or name in assumptions:
+            continue
+        proved = string_attr(origin, "harp.kind_status") == "proved"
+        assumptions[name] = Assumption(
+            "tensor", name, "low" if proved else "medium",
+            "proved" if proved else "speculated",
+            string_attr(origin, "harp.kind_reason") or f"`{name}` holds a tensor")
+    return list(assumptions.values())
+
+
 def run(module, pass_=None) -> None:
     for loop in walk(module):
         if loop.name != "host.for" or in_compiled_function(loop):  # graph loops there
@@ -97,4 +121,5 @@ def run(module, pass_=None) -> None:
         record_hint(loop, HINT, message, [
             Assumption("independent-iterations", describe_loop(loop), "medium",
                        "speculated", "no element depends on the result for an earlier one"),
+            *_tensor_assumptions(loop, var, iterable),
         ])
