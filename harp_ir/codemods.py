@@ -401,6 +401,192 @@ def _feed_changing_value(module, call, parents, loop, changing):
     return _hoist_expression(module, new_call, _parents(module), before=[declare])
 
 
+# --- HARP103: an eager TF2 training step becomes a tf.function ---------------------------
+
+#: calls that make a step depend on running eagerly (host values, output, Python state)
+_EAGER_ONLY = {"print", "float", "int", "bool", "str", "len", "list", "dict", "open",
+               "input", "numpy", "item", "append", "extend", "insert", "pop", "update",
+               "add", "write", "tolist", "assign_python"}
+
+
+def _reads_before_writes(statements) -> tuple[set[str], set[str]]:
+    """(names read before the statements assign them, names they assign), in order."""
+    read, written = set(), set()
+
+    def visit(stmt):
+        if isinstance(stmt, cst.With):
+            for item in stmt.items:
+                read.update(_names([item.item]).loaded - written)
+                if item.asname is not None:
+                    written.update(_names([item.asname.name]).loaded)
+            for inner in stmt.body.body:
+                visit(inner)
+            return
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    read.update(_names([small.value]).loaded - written)
+                    for t in small.targets:
+                        if isinstance(t.target, (cst.Name, cst.Tuple, cst.List)):
+                            written.update(_names([t.target]).loaded)
+                        else:
+                            read.update(_names([t.target]).loaded - written)
+                else:
+                    read.update(_names([small]).loaded - written)
+            return
+        read.update(_names([stmt]).loaded - written)
+        written.update(_names([stmt]).stored)
+
+    for stmt in statements:
+        visit(stmt)
+    return read, written
+
+
+def _eager_only(statements) -> str:
+    """The first construct that only makes sense eagerly ("" if none)."""
+    found = []
+
+    class Eager(cst.CSTVisitor):
+        def visit_Call(self, node):
+            name = dotted_name(node.func).rsplit(".", 1)[-1]
+            if name in _EAGER_ONLY:
+                found.append(f"`{name}(...)`")
+
+        def visit_AugAssign(self, node):
+            found.append("an augmented assignment")
+
+        def visit_Global(self, node):
+            found.append("`global`")
+
+        def visit_Nonlocal(self, node):
+            found.append("`nonlocal`")
+
+        def visit_Return(self, node):
+            found.append("`return`")
+
+        def visit_Yield(self, node):
+            found.append("`yield`")
+
+    for stmt in statements:
+        stmt.visit(Eager())
+        for flow in (cst.Break, cst.Continue):
+            if _contains(stmt, flow):
+                found.append(f"`{flow.__name__.lower()}`")
+    return found[0] if found else ""
+
+
+def _contains(node, kind) -> bool:
+    hits = []
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, n):
+            if isinstance(n, kind):
+                hits.append(n)
+            return not hits
+
+    node.visit(Find())
+    return bool(hits)
+
+
+def fix_eager_step(module, positions, hint):
+    """Move the tape block, and the statements after it that apply its gradients, into a
+    `@tf.function` defined before the outermost loop; call it in the loop."""
+    tape = _at(positions, hint.span, cst.With)
+    parents = _parents(module)
+    block = parents.get(tape)
+    loop = parents.get(block)
+    if not isinstance(loop, (cst.For, cst.While)):
+        raise Decline("only a tape block directly in the loop body is compiled")
+    alias = _module_alias(module, "tensorflow")
+    if alias is None:
+        raise Decline("`tensorflow` is not imported at module level")
+    body = list(block.body)
+    start = body.index(tape)
+    step = [tape]
+    for stmt in body[start + 1:]:
+        if not isinstance(stmt, cst.SimpleStatementLine) or _eager_only([stmt]):
+            break
+        read, _ = _reads_before_writes([stmt])
+        if not read & _reads_before_writes(step)[1]:
+            break  # does not use what the step computed
+        step.append(stmt)
+    why = _eager_only(step)
+    if why:
+        raise Decline(f"the step uses {why}, which must run eagerly")
+    outer = loop
+    loops = [loop]
+    node = loop
+    while node in parents and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        node = parents[node]
+        if isinstance(node, (cst.For, cst.While)):
+            outer = node
+            loops.append(node)
+    loop_written = set().union(*(_loop_writes(lp) for lp in loops))
+    read, written = _reads_before_writes(step)
+    params = sorted(read & loop_written)
+    for lp in loops:
+        if isinstance(lp, cst.For) and isinstance(lp.iter, cst.Call) and \
+                dotted_name(lp.iter.func) == "range" and \
+                set(params) & _names([lp.target]).loaded:
+            raise Decline(f"the step reads the loop counter "
+                          f"`{sorted(set(params) & _names([lp.target]).loaded)[0]}`: a new "
+                          f"Python number each step would retrace the function")
+    rest = body[:start] + body[start + len(step):]
+    elsewhere = [s for s in _statements_outside(module, step)]
+    tape_name = {n for item in tape.items if item.asname is not None
+                 for n in _names([item.asname.name]).loaded}
+    used_later = written & (_names(rest).loaded | _names(elsewhere).loaded)
+    if used_later & tape_name:
+        raise Decline(f"the tape `{sorted(tape_name)[0]}` is used outside the step")
+    results = sorted(used_later - tape_name)
+    name = _fresh_name(module, "train_step")
+    comments = [line for line in tape.leading_lines if line.comment is not None]
+    statements = [step[0].with_changes(leading_lines=[]), *step[1:]]
+    if results:
+        statements.append(cst.parse_statement(f"return {', '.join(results)}\n"))
+    definition = cst.FunctionDef(
+        name=cst.Name(name),
+        params=cst.Parameters([cst.Param(cst.Name(p)) for p in params]),
+        body=cst.IndentedBlock(statements),
+        decorators=[cst.Decorator(cst.parse_expression(f"{alias}.function"))],
+        leading_lines=comments)
+    call = f"{name}({', '.join(params)})"
+    invoke = cst.parse_statement(f"{', '.join(results)} = {call}\n" if results
+                                 else f"{call}\n")
+    new_block = block.with_changes(body=[*body[:start], invoke, *body[start + len(step):]])
+    outer_stmt, _ = _statement_of(outer, parents)
+    new_outer = outer_stmt.deep_replace(block, new_block)
+    definition = definition.with_changes(leading_lines=[*outer_stmt.leading_lines,
+                                                        *comments])
+    return module.deep_replace(outer_stmt, cst.FlattenSentinel([
+        definition, new_outer.with_changes(leading_lines=[])]))
+
+
+def _statements_outside(module, step):
+    """Every statement of the module that is not inside one of `step`."""
+    inside = set()
+
+    class Mark(cst.CSTVisitor):
+        def on_visit(self, node):
+            inside.add(node)
+            return True
+
+    for s in step:
+        s.visit(Mark())
+    found = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node):
+            if node in inside:
+                return False
+            if isinstance(node, cst.SimpleStatementLine):
+                found.append(node)
+            return True
+
+    module.visit(Collect())
+    return found
+
+
 # --- HARP102: a tf.function retraced in a loop ------------------------------------------
 
 
@@ -770,6 +956,7 @@ def _vectorized_sum(small, vec, var):
 
 
 CODEMODS: dict[str, Codemod] = {
+    "HARP103": Codemod("HARP103", lambda h: "safe", fix_eager_step),
     "HARP401": Codemod("HARP401", lambda h: "safe", fix_elementwise_loop),
     "HARP101": Codemod("HARP101", lambda h: "safe", fix_graph_built_in_loop),
     "HARP102": Codemod("HARP102", _tensor_argument_risk, fix_retracing),

@@ -31,7 +31,7 @@ HINTS: tuple[HintSpec, ...] = (
         "initializers, `tf.gradients`) inside a Python loop that also runs the graph: the "
         "graph grows every iteration",
         "build the graph once before the loop; feed the changing values",
-        "harp-graph-built-in-loop", "none",
+        "harp-graph-built-in-loop", "safe",
         before="for x in batches:\n    y = tf.matmul(x_ph, w)\n"
                "    sess.run(y, {x_ph: x})\n",
         after="y = tf.matmul(x_ph, w)\nfor x in batches:\n    sess.run(y, {x_ph: x})\n"),
@@ -40,7 +40,7 @@ HINTS: tuple[HintSpec, ...] = (
         "a `tf.function` called in a loop with a Python value that changes per iteration, "
         "or defined inside the loop: it is traced again and again",
         "pass tensors, set `input_signature` or `reduce_retracing`, hoist the definition",
-        "harp-retracing", "none",
+        "harp-retracing", "safe (a number passed as a tensor: unsafe unless proved)",
         before="for step in range(100):\n    loss = train_step(x, step)\n",
         after="for step in range(100):\n    loss = train_step(x, tf.constant(step))\n"),
     HintSpec(
@@ -48,7 +48,7 @@ HINTS: tuple[HintSpec, ...] = (
         "a TF2 training step (`tf.GradientTape`) run eagerly in a loop whose body is "
         "graph-compatible",
         "wrap the step in `tf.function`",
-        "harp-eager-step", "none",
+        "harp-eager-step", "safe",
         before="for x, y in data:\n    with tf.GradientTape() as tape:\n"
                "        loss = loss_fn(model(x), y)\n    ...\n",
         after="@tf.function\ndef step(x, y):\n    with tf.GradientTape() as tape:\n"
@@ -124,9 +124,9 @@ HINTS: tuple[HintSpec, ...] = (
         "HARP401", "elementwise-python-loop",
         "a Python loop over tensor indices or elements doing per-element tensor ops",
         "the vectorized op",
-        "harp-elementwise-loop", "none",
+        "harp-elementwise-loop", "safe (element-wise bodies of one statement)",
         before="for i in range(len(x)):\n    out[i] = x[i] * 2 + 1\n",
-        after="out = x * 2 + 1\n"),
+        after="out[:len(x)] = x * 2 + 1\n"),
     HintSpec(
         "HARP402", "concat-in-loop",
         "`torch.cat`/`torch.stack`/`tf.concat`/`np.concatenate` accumulation inside a loop: "
