@@ -207,6 +207,8 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
         seen.add(string_attr(op, "name"))
     elif op.name in ("host.binop", "host.unop", "host.compare"):
         return  # arithmetic makes a new object: it holds no reference to its operands
+    elif op.name == "host.call" and string_attr(op, "qualname") in _FRESH_FACTORIES:
+        return  # `torch.randn(B, Z)` is a new tensor: it holds neither B nor Z
     elif op.name == "host.call":
         # the result may hold the arguments (`zip(grads, [w])`), not the callee's receiver
         for v in list(op.operands)[1:]:
@@ -216,6 +218,25 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
             _loaded_slots(v, seen)
 
 
+#: library calls whose result is a new object that nothing else refers to (not views, not
+#: `from_numpy`, which shares the array's memory)
+_FRESH_FACTORIES = frozenset(f"torch.{n}" for n in (
+    "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
+    "rand", "randn", "randint", "arange", "linspace", "eye", "tensor"))
+
+
+def fresh_receiver(call: ir.Operation) -> bool:
+    """Whether a method call's receiver is the result of a factory in this expression."""
+    callee = call.operands[0].owner
+    if not isinstance(callee, (ir.OpView, ir.Operation)) or \
+            callee.operation.name != "host.getattr":
+        return False
+    recv = callee.operation.operands[0].owner
+    return isinstance(recv, (ir.OpView, ir.Operation)) and \
+        recv.operation.name == "host.call" and \
+        string_attr(recv.operation, "qualname") in _FRESH_FACTORIES
+
+
 def loop_clobbers(loop: ir.Operation) -> set[str]:
     """The names a loop may change: those it writes (`harp.mutates`), and every object
     handed to a call that may mutate it (effect mutate or unknown, e.g.
@@ -223,8 +244,14 @@ def loop_clobbers(loop: ir.Operation) -> set[str]:
     names = set(loop_mutates(loop))
     for op in walk(loop):
         if op.name == "host.call" and string_attr(op, "effect", "unknown") in ("mutate",
-                                                                             "unknown"):
-            for v in op.operands:
+                                                                             "unknown") \
+                and not fresh_receiver(op):
+            operands = list(op.operands)
+            callee = producer(operands[0])
+            if not string_attr(op, "harp.receiver") and callee is not None and \
+                    string_attr(callee, "qualname"):
+                operands = operands[1:]  # `torch.distributions.Normal(...)` leaves `torch` be
+            for v in operands:
                 _loaded_slots(v, names)
     return names
 

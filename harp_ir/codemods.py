@@ -118,12 +118,27 @@ class _Names(cst.CSTVisitor):
         self.loaded.add(node.value)
 
     def visit_AssignTarget(self, node):
-        if isinstance(node.target, cst.Name):
-            self.stored.add(node.target.value)
+        self.stored.update(_bound_names(node.target))
 
     def visit_AugAssign(self, node):
-        if isinstance(node.target, cst.Name):
-            self.stored.add(node.target.value)
+        self.stored.update(_bound_names(node.target))
+
+    def visit_AnnAssign(self, node):
+        self.stored.update(_bound_names(node.target))
+
+    def visit_NamedExpr(self, node):
+        self.stored.update(_bound_names(node.target))
+
+
+def _bound_names(target) -> set[str]:
+    """The names an assignment target binds: `a`, and `a, (b, *c)`; not `a.x` or `a[i]`."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_bound_names(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    return set()
 
 
 def _names(nodes) -> _Names:
@@ -164,13 +179,9 @@ def _fresh_name(module: cst.Module, base: str) -> str:
     return name
 
 
-def fix_transfer_in_loop(module, positions, hint):
-    return _hoist(module, positions, hint, "conversion")
-
-
 def fix_loop_invariant(module, positions, hint):
-    """Hoist the invariant computation: the whole statement when it is `name = call`,
-    else into a new variable before the loop."""
+    """Hoist the invariant computation or conversion: the whole statement when it is
+    `name = call`, else the call into a new variable before the loop."""
     try:
         return _hoist(module, positions, hint, "computation")
     except _NotWholeStatement:
@@ -198,6 +209,14 @@ class _NotWholeStatement(Decline):  # noqa: N818
     pass
 
 
+def _only_names(target) -> bool:
+    """`a` or `a, b` (names only, no attributes, items or stars)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and _only_names(e.value)
+                   for e in target.elements)
+    return isinstance(target, cst.Name)
+
+
 def _only_around(expr, call) -> bool:
     """Whether `call` is the only call in `expr` (`grads = tf.gradients(l, [w])[0]`): what
     surrounds it is plain indexing and arithmetic, safe to move with it."""
@@ -221,19 +240,19 @@ def _hoist(module, positions, hint, what):
     small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
         len(stmt.body) == 1 else None
     if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
-            and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+            and len(small.targets) == 1 and _only_names(small.targets[0].target)
             and (small.value is call or _only_around(small.value, call)
                  and not _names([small.value]).loaded & _loop_writes(loop))):
         raise _NotWholeStatement(f"only `name = {what}(...)` statements directly in the "
                                  f"loop body are hoisted")
-    target = small.targets[0].target.value
     body = list(block.body)
     index = body.index(stmt)
     others = body[:index] + body[index + 1:]
-    if target in _names(others).stored:
-        raise Decline(f"`{target}` is assigned elsewhere in the loop")
-    if target in _names(body[:index]).loaded:
-        raise Decline(f"`{target}` is read in the loop before it is assigned")
+    for target in sorted(_bound_names(small.targets[0].target)):
+        if target in _names(others).stored:
+            raise Decline(f"`{target}` is assigned elsewhere in the loop")
+        if target in _names(body[:index]).loaded:
+            raise Decline(f"`{target}` is read in the loop before it is assigned")
     loop_targets = _names([loop.target]).loaded if isinstance(loop, cst.For) else set()
     if loop_targets & _names([call]).loaded:
         raise Decline(f"the {what} reads the loop variable")
@@ -728,6 +747,14 @@ class _Vectorize(cst.CSTTransformer):
         self.scalars, self.aliases = scalars, aliases
         self.frameworks: set[str] = set()
 
+    def framework(self) -> str | None:
+        """The library of the tensors: from the functions used, else the only import."""
+        libraries = self.frameworks or set(self.aliases.values())
+        return next(iter(libraries)) if len(libraries) == 1 else None
+
+    def alias(self, library: str) -> str:
+        return next(a for a, lib in self.aliases.items() if lib == library)
+
     def vectorize(self, expr):
         self._check(expr, element=True)
         return expr.visit(self)
@@ -800,12 +827,16 @@ class _Vectorize(cst.CSTTransformer):
 
 
 def _number_names(module) -> set[str]:
-    """Names that are only ever bound to numbers (`lr = 0.1`, `scale = 2 * 3`)."""
+    """Names that are only ever bound to numbers (`lr = 0.1`, `scale = 2 * 3`,
+    `mean = float(x.mean())`)."""
     bound: dict[str, bool] = {}
 
     def numeric(expr) -> bool:
         if isinstance(expr, (cst.Integer, cst.Float)):
             return True
+        if isinstance(expr, cst.Call) and (dotted_name(expr.func) in ("float", "int") or
+                                           dotted_name(expr.func).endswith(".item")):
+            return True  # `float(x.std())`, `x.mean().item()`: a Python number
         if isinstance(expr, cst.UnaryOperation):
             return numeric(expr.expression)
         if isinstance(expr, cst.BinaryOperation):
@@ -909,6 +940,9 @@ def fix_elementwise_loop(module, positions, hint):
         if _names([acc]).loaded & (_names([small.value.args[0]]).loaded | {var}):
             raise Decline("the appended value reads the list it is appended to")
         value = vec.vectorize(small.value.args[0].value)
+        if vec.framework() == "tensorflow":  # one op; iterating an EagerTensor is one per row
+            unstack = cst.parse_expression(f"{vec.alias('tensorflow')}.unstack(e)")
+            value = unstack.with_changes(args=[cst.Arg(value)])
         new = small.with_changes(value=small.value.with_changes(
             func=small.value.func.with_changes(attr=cst.Name("extend")),
             args=[cst.Arg(value)]))
@@ -938,13 +972,11 @@ def _vectorized_sum(small, vec, var):
     if acc in _names([term]).loaded:
         raise Decline(f"each term reads `{acc}`: the iterations depend on each other")
     value = vec.vectorize(term)
-    libraries = vec.frameworks or set(vec.aliases.values())
-    if len(libraries) != 1:
+    library = vec.framework()
+    if library is None:
         raise Decline("cannot tell whether the tensor is a torch or a TensorFlow tensor")
-    library = libraries.pop()
-    alias = next(a for a, lib in vec.aliases.items() if lib == library)
     if library == "tensorflow":
-        total = cst.parse_expression(f"{alias}.reduce_sum(e, axis=0)")
+        total = cst.parse_expression(f"{vec.alias(library)}.reduce_sum(e, axis=0)")
         total = total.with_changes(args=[cst.Arg(value), *total.args[1:]])
     else:
         if not isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
@@ -962,7 +994,7 @@ CODEMODS: dict[str, Codemod] = {
     "HARP102": Codemod("HARP102", _tensor_argument_risk, fix_retracing),
     "HARP201": Codemod("HARP201", lambda h: "unsafe" if any(
         a.kind == "hot-loop" for a in h.assumptions) else "safe", fix_host_sync),
-    "HARP202": Codemod("HARP202", lambda h: "safe", fix_transfer_in_loop),
+    "HARP202": Codemod("HARP202", lambda h: "safe", fix_loop_invariant),
     "HARP301": Codemod("HARP301", lambda h: "safe", fix_loop_invariant),
     "HARP402": Codemod("HARP402", lambda h: "safe", fix_concat_in_loop),
     "HARP303": Codemod("HARP303", _no_backward_risk, fix_missing_no_grad),

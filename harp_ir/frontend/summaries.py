@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from harp_ir.analysis import string_attr, walk
+from harp_ir.analysis import fresh_receiver, string_attr, walk
 
 _CALL_EFFECT_SUMMARY = {"io": "io", "random": "random", "unknown": "unknown",
                         "graph_build": "mutates-globals", "config": "mutates-globals"}
@@ -104,6 +104,8 @@ def loop_mutations(loop: ir.Operation) -> list[str]:
             root = _root_name(op.operands[0])
             written.add(root or "<object>")
         elif name == "host.call" and string_attr(op, "effect") == "mutate":
+            if fresh_receiver(op):
+                continue  # `torch.zeros(k, d).index_add_(...)` changes only a new tensor
             recv = string_attr(op, "harp.receiver").split(".")[0]
             written.add(recv or "<object>")
         elif name == "host.call" and string_attr(op, "method") in _MUTATING_METHODS:

@@ -7,6 +7,7 @@ total = torch.zeros(())
 
 # train
 x = torch.from_numpy(data)
+sum_hoisted = (x @ w).sum()
 for step in range(3):
-    total = total + (x @ w).sum()
+    total = total + sum_hoisted
 print(total.item())

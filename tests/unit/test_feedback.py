@@ -83,8 +83,10 @@ def run_cli(tmp_path, capsys, *args):
 def test_cli_default_level_and_inline_ignore(tmp_path, capsys):
     status, found = run_cli(tmp_path, capsys)
     assert status == 1
-    # the loop also runs the model without backward: HARP303 on the loop itself
-    assert found == [("HARP303", 6), ("HARP201", 8), ("HARP402", 9), ("HARP202", 10)]
+    # the loop also runs the model without backward: HARP303 on the loop itself; the
+    # ignore on line 11 silences only HARP201, not the invariant `w.sum()` (HARP301)
+    assert found == [("HARP303", 6), ("HARP201", 8), ("HARP402", 9), ("HARP202", 10),
+                     ("HARP301", 11)]
 
 
 def test_cli_conservative_drops_speculated_medium_risk(tmp_path, capsys):
