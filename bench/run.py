@@ -1,0 +1,172 @@
+"""The speedups of harp's refactorings, measured: `harp refactor --apply` on a copy of each
+program in bench/programs/, then the original and the refactored program run alternately
+in fresh processes, timed, and their outputs compared.
+
+    python bench/run.py [PROGRAM ...] [--runs 3] [--scale 1.0] [--device cpu|cuda]
+                        [--json bench/results.json]
+
+Prints a table (median wall time of each version, speedup, the hints applied, whether the
+outputs agree), the geometric mean speedup for TensorFlow and for PyTorch, and writes the
+results as JSON. Exits 1 when a program's outputs differ, its refactoring fails or
+applies nothing, or a run fails. Programs read HARP_BENCH_SCALE (a factor on their size)
+and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`tf_`, `torch_`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+@dataclass
+class Result:
+    program: str
+    framework: str
+    hints: list[str] = field(default_factory=list)
+    original_s: list[float] = field(default_factory=list)
+    refactored_s: list[float] = field(default_factory=list)
+    outputs_agree: bool = False
+    error: str = ""
+
+    @property
+    def speedup(self) -> float:
+        if not self.original_s or not self.refactored_s:
+            return float("nan")
+        return statistics.median(self.original_s) / statistics.median(self.refactored_s)
+
+
+def same_output(a: str, b: str, rtol: float, atol: float) -> bool:
+    """Equal text once numbers are compared within tolerance (reductions may reorder)."""
+    if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+        return False
+    return all(abs(float(x) - float(y)) <= atol + rtol * max(abs(float(x)), abs(float(y)))
+               for x, y in zip(_NUMBER.findall(a), _NUMBER.findall(b), strict=True))
+
+
+def run_program(path: Path, env: dict, timeout: float) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          env=env, timeout=timeout, cwd=path.parent)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{path.name} exited {done.returncode}: {done.stderr[-800:]}")
+    return elapsed, done.stdout
+
+
+def refactor(copy: Path) -> list[str]:
+    """Apply harp's safe fixes to `copy` in place; the ids of the hints it fixed."""
+    done = subprocess.run([sys.executable, "-m", "harp_ir.cli.harp", "refactor", "--apply",
+                           str(copy)], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"harp refactor failed: {done.stderr[-800:]}")
+    fixed = re.search(r": fixed (.*)$", done.stdout, re.M)
+    return fixed.group(1).split(", ") if fixed else []
+
+
+def measure(program: Path, args, env: dict) -> Result:
+    framework = "tensorflow" if program.name.startswith("tf_") else "pytorch"
+    result = Result(program.stem, framework)
+    with tempfile.TemporaryDirectory(prefix="harp-bench-") as tmp:
+        original = Path(tmp) / "original" / program.name
+        refactored = Path(tmp) / "refactored" / program.name
+        for copy in (original, refactored):
+            copy.parent.mkdir()
+            shutil.copy(program, copy)
+        try:
+            result.hints = refactor(refactored)
+            if not result.hints:
+                raise RuntimeError("harp refactor applied no fix")
+            outputs = set()
+            for _ in range(args.runs):
+                for path, times in ((original, result.original_s),
+                                    (refactored, result.refactored_s)):
+                    elapsed, out = run_program(path, env, args.timeout)
+                    times.append(elapsed)
+                    outputs.add((path == original, out))
+            originals = [o for is_orig, o in outputs if is_orig]
+            result.outputs_agree = all(same_output(originals[0], o, args.rtol, args.atol)
+                                       for _, o in outputs)
+            if not result.outputs_agree:
+                result.error = "outputs differ: " + " | ".join(
+                    o.strip()[-200:] for _, o in sorted(outputs))
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            result.error = str(e)
+    return result
+
+
+def geomean(values: list[float]) -> float:
+    values = [v for v in values if v > 0 and math.isfinite(v)]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def table(results: list[Result]) -> str:
+    rows = ["| program | framework | original (s) | refactored (s) | speedup | outputs | "
+            "hints applied |", "| --- | --- | ---: | ---: | ---: | --- | --- |"]
+    for r in results:
+        orig = f"{statistics.median(r.original_s):.2f}" if r.original_s else "-"
+        new = f"{statistics.median(r.refactored_s):.2f}" if r.refactored_s else "-"
+        agree = "agree" if r.outputs_agree else f"**{r.error[:60] or 'differ'}**"
+        counts = {h: r.hints.count(h) for h in dict.fromkeys(r.hints)}
+        hints = ", ".join(f"{h}" + (f" x{n}" if n > 1 else "") for h, n in counts.items())
+        rows.append(f"| {r.program} | {r.framework} | {orig} | {new} | {r.speedup:.2f}x | "
+                    f"{agree} | {hints} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("programs", nargs="*", help="program names or paths (default: all)")
+    p.add_argument("--runs", type=int, default=3, help="runs of each version (default 3)")
+    p.add_argument("--scale", type=float, default=1.0, help="size factor for the programs")
+    p.add_argument("--device", default="cpu", help="cpu or cuda (PyTorch programs)")
+    p.add_argument("--json", default=str(Path(__file__).parent / "results.json"))
+    p.add_argument("--rtol", type=float, default=1e-3)
+    p.add_argument("--atol", type=float, default=1e-4)
+    p.add_argument("--timeout", type=float, default=600)
+    args = p.parse_args(argv)
+    programs = [Path(n) if n.endswith(".py") else PROGRAMS / f"{n}.py"
+                for n in args.programs] or sorted(PROGRAMS.glob("*.py"))
+    env = {**os.environ, "HARP_BENCH_SCALE": str(args.scale),
+           "HARP_BENCH_DEVICE": args.device, "TF_CPP_MIN_LOG_LEVEL": "2"}
+    results = []
+    for program in programs:
+        print(f"{program.stem} ...", file=sys.stderr, flush=True)
+        results.append(measure(program, args, env))
+        r = results[-1]
+        print(f"  {r.speedup:.2f}x, outputs {'agree' if r.outputs_agree else 'DIFFER'}"
+              f"{': ' + r.error if r.error else ''}", file=sys.stderr, flush=True)
+    print(table(results))
+    means = {fw: geomean([r.speedup for r in results if r.framework == fw])
+             for fw in ("tensorflow", "pytorch")}
+    for fw, mean in means.items():
+        if not math.isnan(mean):
+            print(f"geometric mean speedup, {fw}: {mean:.2f}x")
+    def finite(x):
+        return round(x, 3) if isinstance(x, float) and math.isfinite(x) else None
+
+    Path(args.json).write_text(json.dumps({
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}",
+        "runs": args.runs, "scale": args.scale, "device": args.device,
+        "geomean_speedup": {fw: finite(m) for fw, m in means.items()},
+        "programs": [{**asdict(r), "speedup": finite(r.speedup)} for r in results],
+    }, indent=2) + "\n")
+    return 0 if all(r.outputs_agree and not r.error for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
