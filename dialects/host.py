@@ -402,12 +402,16 @@ _IRDL_BASE = {
 
 def _irdl_op(spec: OpSpec) -> list[str]:
     lines = [f"  irdl.operation @{spec.name} {{"]
-    value = "%any" if spec.any_typed else "%obj"
-    if spec.operands or spec.results:
-        constraint = "irdl.any" if spec.any_typed else "irdl.base @host::@obj"
-        lines.append(f"    {value} = {constraint}")
+    if spec.any_typed:  # one variable each: a shared one would force equal types
+        if spec.operands:
+            lines.append("    %in = irdl.any")
+        if spec.results:
+            lines.append("    %out = irdl.any")
+    elif spec.operands or spec.results:
+        lines.append("    %obj = irdl.base @host::@obj")
 
     def group(kind, names):
+        value = ("%in" if kind == "operands" else "%out") if spec.any_typed else "%obj"
         parts = [f"{n.rstrip('*')}: {'variadic ' if n.endswith('*') else ''}{value}"
                  for n in names]
         return f"    irdl.{kind}({', '.join(parts)})"

@@ -7,7 +7,7 @@ and what it returns (its kind). An API missing from the catalogue has effect "un
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -24,12 +24,24 @@ class Api:
 
 
 @dataclass(frozen=True)
+class GraphOp:
+    """How a graph computation lowers to a dialect op (see `[[graph]]` in the data file)."""
+
+    qualname: str
+    framework: str  # torch or tf
+    op: str  # torch.aten.relu, tf.Relu
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Catalogue:
     apis: dict[str, Api]
     #: method names that only tensors have: `x.item()` on an unknown `x` speculates a tensor
     tensor_only_methods: frozenset[str]
     #: "kind.framework" -> the class whose methods a value of that kind has
     kind_class: dict[str, str]
+    #: qualified name -> the dialect op it lowers to
+    graph_ops: dict[str, GraphOp] = field(default_factory=dict)
 
     def lookup(self, qualname: str | None) -> Api | None:
         return self.apis.get(qualname) if qualname else None
@@ -63,14 +75,24 @@ def load() -> Catalogue:
         resources.files("harp_ir.data").joinpath("api_catalogue.toml").read_text("utf-8"))
     meta = data.pop("harp", {})
     groups = data.pop("group", [])
+    graph_tables = data.pop("graph", [])
     apis: dict[str, Api] = {}
     _flatten(data, "", apis)
     for group in groups:  # many APIs of one module with the same effect and result kind
         for name in group["names"]:
             entry = {"effect": group["effect"], "returns": group.get("returns", "unknown")}
             _flatten({name: entry}, group["module"], apis)
+    graph_ops: dict[str, GraphOp] = {}
+    for table in graph_tables:
+        for qualname, op in table["ops"].items():
+            if qualname in graph_ops or qualname not in apis:
+                raise ValueError(f"api_catalogue.toml: graph op for {qualname}: listed twice "
+                                 f"or not a catalogued API")
+            graph_ops[qualname] = GraphOp(qualname, table["framework"], op,
+                                          tuple(table["params"]))
     return Catalogue(
         apis=apis,
         tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),
         kind_class=dict(meta.get("kind_class", {})),
+        graph_ops=graph_ops,
     )

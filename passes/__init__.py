@@ -27,10 +27,14 @@ PASSES: dict[str, str] = {
     "harp-per-sample-call": "Find models called one example at a time in loops (HARP403)",
     "harp-dataloader-serial": "Find DataLoaders without workers or pinned memory (HARP501)",
     "harp-zero-grad": "Find gradients zeroed in place instead of released (HARP502)",
+    "harp-lower-graph": "Lower catalogued graph computations to torch and tf dialect ops",
+    "harp-graph-facts": "Record the op count, FLOPs and purity of traced graphs on their calls",
 }
 
+#: passes that rewrite or annotate the IR rather than find hints
+TRANSFORMS = ("harp-lower-graph", "harp-graph-facts")
 #: the passes `harp analyze` runs, in order
-ANALYSIS_PIPELINE: tuple[str, ...] = tuple(PASSES)
+ANALYSIS_PIPELINE: tuple[str, ...] = tuple(p for p in PASSES if p not in TRANSFORMS)
 
 
 def module_name(flag: str) -> str:

@@ -18,8 +18,10 @@ from harp_ir import hints, sarif
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.frontend.lower import FrontendError, lower_file
+from harp_ir.pipeline import build
 from harp_ir.refactor import refactor_source, write_atomically
 from harp_ir.report import analyze_paths, default_jobs, python_files
+from harp_ir.trace import TraceError, add_traces, load_spec
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,6 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--mlir-print-op-generic", action="store_true")
     imp.add_argument("--no-debuginfo", action="store_true",
                      help="leave out source locations (printed by default)")
+    imp.add_argument("--trace", metavar="SPEC",
+                     help="add the graphs the entry points of a trace spec (TOML, or a "
+                          "pyproject.toml with [tool.harp.trace]) really build")
+    imp.add_argument("--graph", action="store_true",
+                     help="lower graph computations to torch and tf dialect ops "
+                          "(--harp-lower-graph)")
     an = sub.add_parser("analyze", help="print refactoring hints for files and directories")
     an.add_argument("paths", nargs="+")
     an.add_argument("--format", choices=("text", "json", "sarif"), default="text")
@@ -71,6 +79,18 @@ def cmd_import(args) -> int:
         except FrontendError as e:
             print(e, file=sys.stderr)
             return 2
+        status = 0
+        if args.trace:
+            try:
+                errors = add_traces(module, load_spec(args.trace))
+            except TraceError as e:
+                errors = [str(e)]
+            for error in errors:  # the static module is still printed
+                print(error, file=sys.stderr)
+            status = 1 if errors else 0
+            build(["harp-graph-facts"]).run(module.operation)
+        if args.graph:
+            build(["harp-lower-graph"]).run(module.operation)
         text = module.operation.get_asm(enable_debug_info=not args.no_debuginfo,
                                         print_generic_op_form=args.mlir_print_op_generic)
     if args.output == "-":
@@ -78,7 +98,7 @@ def cmd_import(args) -> int:
     else:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
-    return 0
+    return status
 
 
 _FEEDBACK_OPTIONS = {
