@@ -277,13 +277,6 @@ def _finish(call: ir.Operation, b: _Builder, result: ir.Value) -> None:
         callee.erase()
 
 
-def _framework(op: ir.Operation, qualname: str = "") -> str:
-    framework = string_attr(op, "harp.framework")
-    if framework in ("torch", "tf"):
-        return framework
-    return "tf" if qualname.startswith("tensorflow") else "torch" if qualname else ""
-
-
 def lower_call(call: ir.Operation, spec: catalogue.GraphOp) -> bool:
     b = _Builder(call, spec.framework)
     try:
@@ -301,8 +294,8 @@ def lower_call(call: ir.Operation, spec: catalogue.GraphOp) -> bool:
 
 def lower_binop(op: ir.Operation) -> bool:
     names = OPERATORS.get(string_attr(op, "op"))
-    framework = _framework(op)
-    if names is None or not framework or len(op.operands) != 2:
+    framework = string_attr(op, "harp.framework")
+    if names is None or framework not in ("torch", "tf") or len(op.operands) != 2:
         return False
     b = _Builder(op, framework)
     lhs, rhs = op.operands
