@@ -17,9 +17,9 @@ g_opt = torch.optim.Adam(generator.parameters(), lr=1e-3)
 d_opt = torch.optim.Adam(discriminator.parameters(), lr=1e-3)
 bce = nn.BCEWithLogitsLoss()
 rng = np.random.default_rng(5)
-angles = rng.uniform(0, 2 * math.pi, size=3_000_000)
+angles = rng.uniform(0, 2 * math.pi, size=5_000_000)
 dataset = np.stack([np.cos(angles), np.sin(angles)], axis=1) + 0.05 * rng.normal(
-    size=(3_000_000, 2))
+    size=(5_000_000, 2))
 
 d_total = g_total = 0.0
 for step in range(int(600 * SCALE)):

@@ -9,7 +9,7 @@ SCALE = float(os.environ.get("HARP_BENCH_SCALE", "1"))
 DEVICE = os.environ.get("HARP_BENCH_DEVICE", "cpu")
 torch.manual_seed(0)
 rng = np.random.default_rng(0)
-n, d, batch_size = 100000, 32, 1000
+n, d, batch_size = 120000, 64, 1000
 features = rng.normal(size=(n, d))
 true_w = rng.normal(size=d)
 labels = (features @ true_w + rng.normal(scale=0.5, size=n) > 0).astype(np.float64)
