@@ -425,7 +425,7 @@ def _feed_changing_value(module, call, parents, loop, changing):
 #: calls that make a step depend on running eagerly (host values, output, Python state)
 _EAGER_ONLY = {"print", "float", "int", "bool", "str", "len", "list", "dict", "open",
                "input", "numpy", "item", "append", "extend", "insert", "pop", "update",
-               "add", "write", "tolist", "assign_python"}
+               "add", "write", "tolist"}
 
 
 def _reads_before_writes(statements) -> tuple[set[str], set[str]]:
