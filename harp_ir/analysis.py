@@ -227,14 +227,12 @@ _FRESH_FACTORIES = frozenset(f"torch.{n}" for n in (
 
 def fresh_receiver(call: ir.Operation) -> bool:
     """Whether a method call's receiver is the result of a factory in this expression."""
-    callee = call.operands[0].owner
-    if not isinstance(callee, (ir.OpView, ir.Operation)) or \
-            callee.operation.name != "host.getattr":
+    callee = producer(call.operands[0])
+    if callee is None or callee.name != "host.getattr":
         return False
-    recv = callee.operation.operands[0].owner
-    return isinstance(recv, (ir.OpView, ir.Operation)) and \
-        recv.operation.name == "host.call" and \
-        string_attr(recv.operation, "qualname") in _FRESH_FACTORIES
+    recv = producer(callee.operands[0])
+    return recv is not None and recv.name == "host.call" and \
+        string_attr(recv, "qualname") in _FRESH_FACTORIES
 
 
 def loop_clobbers(loop: ir.Operation) -> set[str]:

@@ -463,7 +463,7 @@ def _reads_before_writes(statements) -> tuple[set[str], set[str]]:
 
 def _eager_only(statements) -> str:
     """The first construct that only makes sense eagerly ("" if none)."""
-    found = []
+    found, flows = [], []
 
     class Eager(cst.CSTVisitor):
         def visit_Call(self, node):
@@ -486,25 +486,17 @@ def _eager_only(statements) -> str:
         def visit_Yield(self, node):
             found.append("`yield`")
 
+        def visit_Break(self, node):
+            flows.append("`break`")
+
+        def visit_Continue(self, node):
+            flows.append("`continue`")
+
     for stmt in statements:
         stmt.visit(Eager())
-        for flow in (cst.Break, cst.Continue):
-            if _contains(stmt, flow):
-                found.append(f"`{flow.__name__.lower()}`")
+        found += sorted(set(flows))  # after the statement's other findings, as reported
+        flows.clear()
     return found[0] if found else ""
-
-
-def _contains(node, kind) -> bool:
-    hits = []
-
-    class Find(cst.CSTVisitor):
-        def on_visit(self, n):
-            if isinstance(n, kind):
-                hits.append(n)
-            return not hits
-
-    node.visit(Find())
-    return bool(hits)
 
 
 def fix_eager_step(module, positions, hint):
@@ -532,26 +524,23 @@ def fix_eager_step(module, positions, hint):
     why = _eager_only(step)
     if why:
         raise Decline(f"the step uses {why}, which must run eagerly")
-    outer = loop
     loops = [loop]
     node = loop
     while node in parents and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
         node = parents[node]
         if isinstance(node, (cst.For, cst.While)):
-            outer = node
             loops.append(node)
     loop_written = set().union(*(_loop_writes(lp) for lp in loops))
     read, written = _reads_before_writes(step)
     params = sorted(read & loop_written)
     for lp in loops:
-        if isinstance(lp, cst.For) and isinstance(lp.iter, cst.Call) and \
-                dotted_name(lp.iter.func) == "range" and \
-                set(params) & _names([lp.target]).loaded:
-            raise Decline(f"the step reads the loop counter "
-                          f"`{sorted(set(params) & _names([lp.target]).loaded)[0]}`: a new "
+        counters = set(params) & _names([lp.target]).loaded if isinstance(lp, cst.For) and \
+            isinstance(lp.iter, cst.Call) and dotted_name(lp.iter.func) == "range" else set()
+        if counters:
+            raise Decline(f"the step reads the loop counter `{sorted(counters)[0]}`: a new "
                           f"Python number each step would retrace the function")
     rest = body[:start] + body[start + len(step):]
-    elsewhere = [s for s in _statements_outside(module, step)]
+    elsewhere = _statements_outside(module, step)
     tape_name = {n for item in tape.items if item.asname is not None
                  for n in _names([item.asname.name]).loaded}
     used_later = written & (_names(rest).loaded | _names(elsewhere).loaded)
@@ -573,7 +562,7 @@ def fix_eager_step(module, positions, hint):
     invoke = cst.parse_statement(f"{', '.join(results)} = {call}\n" if results
                                  else f"{call}\n")
     new_block = block.with_changes(body=[*body[:start], invoke, *body[start + len(step):]])
-    outer_stmt, _ = _statement_of(outer, parents)
+    outer_stmt, _ = _statement_of(loops[-1], parents)
     new_outer = outer_stmt.deep_replace(block, new_block)
     definition = definition.with_changes(leading_lines=[*outer_stmt.leading_lines,
                                                         *comments])
@@ -756,10 +745,10 @@ class _Vectorize(cst.CSTTransformer):
         return next(a for a, lib in self.aliases.items() if lib == library)
 
     def vectorize(self, expr):
-        self._check(expr, element=True)
+        self._check(expr)
         return expr.visit(self)
 
-    def _check(self, node, element):
+    def _check(self, node):
         if isinstance(node, (cst.Integer, cst.Float)):
             return
         if isinstance(node, cst.Name):
@@ -771,47 +760,44 @@ class _Vectorize(cst.CSTTransformer):
                               f"would broadcast differently over the whole tensor")
             return
         if isinstance(node, cst.Subscript):
-            base, index = node.value, node.slice[0].slice if len(node.slice) == 1 else None
-            if not (isinstance(self.whole, dict) and isinstance(base, cst.Name) and
-                    base.value in self.tensors and
-                    isinstance(index, cst.Index) and isinstance(index.value, cst.Name) and
-                    index.value.value == self.var):
+            if not (isinstance(self.whole, dict) and _element_of(node, self.var) in
+                    self.tensors):
                 raise Decline(f"`{cst.Module([]).code_for_node(node)}` is not an element "
                               f"`t[{self.var}]` of a tensor the loop visits")
             return
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            return self._check(node.expression, element)
+            return self._check(node.expression)
         if isinstance(node, cst.BinaryOperation) and \
                 isinstance(node.operator, _ELEMENTWISE_OPERATORS):
             if isinstance(node.operator, cst.MatrixMultiply):
-                self._check(node.left, element)
+                self._check(node.left)
                 if not dotted_name(node.right) or \
                         _names([node.right]).loaded & {self.var, *self.tensors}:
                     raise Decline("only `row @ W` with an invariant `W` is vectorized")
                 return
-            self._check(node.left, element)
-            return self._check(node.right, element)
+            self._check(node.left)
+            return self._check(node.right)
         if isinstance(node, cst.Call) and node.args:
             func = dotted_name(node.func)
             head, _, rest = func.partition(".")
             library = self.aliases.get(head)
             if library and rest in ELEMENTWISE_FUNCTIONS[library]:
                 self.frameworks.add(library)
-                self._check(node.args[0].value, element)
+                self._check(node.args[0].value)
                 for a in node.args[1:]:
-                    self._check(a.value, element=False)
+                    self._check(a.value)
                 return
             if isinstance(node.func, cst.Attribute) and \
                     node.func.attr.value in ELEMENTWISE_METHODS and \
                     not (isinstance(node.func.value, cst.Name) and node.func.value.value
                          in self.aliases):
-                self._check(node.func.value, element)
+                self._check(node.func.value)
                 for a in node.args:
-                    self._check(a.value, element=False)
+                    self._check(a.value)
                 return
         if isinstance(node, cst.Call) and not node.args and isinstance(
                 node.func, cst.Attribute) and node.func.attr.value in ELEMENTWISE_METHODS:
-            return self._check(node.func.value, element)
+            return self._check(node.func.value)
         raise Decline(f"`{cst.Module([]).code_for_node(node)}` is not known to be "
                       f"element-wise")
 
@@ -824,6 +810,15 @@ class _Vectorize(cst.CSTTransformer):
         if original.value == self.var and not isinstance(self.whole, dict):
             return self.whole
         return updated
+
+
+def _element_of(subscript: cst.Subscript, var: str) -> str:
+    """`t` for `t[var]` (a name indexed by exactly the loop variable), else ""."""
+    index = subscript.slice[0].slice if len(subscript.slice) == 1 else None
+    if isinstance(subscript.value, cst.Name) and isinstance(index, cst.Index) and \
+            isinstance(index.value, cst.Name) and index.value.value == var:
+        return subscript.value.value
+    return ""
 
 
 def _number_names(module) -> set[str]:
@@ -849,6 +844,8 @@ def _number_names(module) -> set[str]:
                 if isinstance(t.target, cst.Name):
                     name = t.target.value
                     bound[name] = bound.get(name, True) and numeric(node.value)
+                else:  # `a, scale = ...`: not known to be a number
+                    bound.update(dict.fromkeys(_bound_names(t.target), False))
 
         def visit_AugAssign(self, node):
             if isinstance(node.target, cst.Name):
@@ -920,11 +917,9 @@ def fix_elementwise_loop(module, positions, hint):
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
             isinstance(small.targets[0].target, cst.Subscript) and ranged is not None:
         target = small.targets[0].target
-        index = target.slice[0].slice if len(target.slice) == 1 else None
-        if not (isinstance(target.value, cst.Name) and isinstance(index, cst.Index) and
-                isinstance(index.value, cst.Name) and index.value.value == var):
+        out = _element_of(target, var)
+        if not out:
             raise Decline(f"the loop writes something other than `out[{var}]`")
-        out = target.value.value
         if out not in tensors and out in _names([small.value]).loaded:
             raise Decline(f"`{out}` is read in the loop")
         vec.tensors = tensors | {out}
@@ -947,14 +942,14 @@ def fix_elementwise_loop(module, positions, hint):
             func=small.value.func.with_changes(attr=cst.Name("extend")),
             args=[cst.Arg(value)]))
     else:
-        new = _vectorized_sum(small, vec, var)
+        new = _vectorized_sum(small, vec)
     if var in _names([new]).loaded and ranged is not None:
         raise Decline(f"the loop index `{var}` is used as a number")
     replacement = body[0].with_changes(body=[new], leading_lines=loop_stmt.leading_lines)
     return module.deep_replace(loop_stmt, replacement)
 
 
-def _vectorized_sum(small, vec, var):
+def _vectorized_sum(small, vec):
     """`acc += e(x[i])` / `acc = acc + e(x[i])` -> one reduction over the visited dim."""
     if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and \
             isinstance(small.target, cst.Name):

@@ -250,8 +250,10 @@ def graph_of(call: ir.Operation) -> ir.Operation | None:
     top = call
     while top.parent is not None:
         top = top.parent
-    return next((op for op in walk(top) if op.name == "func.func"
-                 and string_attr(op, "sym_name") == name), None)
+    # traced graphs sit at the top level: look there, not through the whole program
+    return next((op.operation for op in top.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func"
+                 and string_attr(op.operation, "sym_name") == name), None)
 
 
 # --- the tracer, run in a subprocess: python -m harp_ir.trace REQUEST ---------------------

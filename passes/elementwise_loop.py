@@ -49,15 +49,16 @@ def _sized_tensor(value) -> str:
     return ""
 
 
+def _index_is(op, var: str) -> bool:
+    """Whether a getitem/setitem indexes with the loop variable (`t[i]`)."""
+    index = producer(op.operands[1])
+    return index is not None and index.name == "host.load" and \
+        string_attr(index, "name") == var
+
+
 def _indexed_by(loop, var: str) -> bool:
-    for op in walk(loop):
-        if (op.name == "host.getitem" and value_kind(op.operands[0]) == "tensor") or \
-                op.name == "host.setitem":
-            index = op.operands[1].owner
-            if hasattr(index, "operation") and index.operation.name == "host.load" and \
-                    string_attr(index.operation, "name") == var:
-                return True
-    return False
+    return any(((op.name == "host.getitem" and value_kind(op.operands[0]) == "tensor") or
+                op.name == "host.setitem") and _index_is(op, var) for op in walk(loop))
 
 
 def _elementwise_body(loop, var: str) -> bool:
@@ -77,12 +78,8 @@ def _tensor_assumptions(loop, var: str, iterable) -> list[Assumption]:
     """`tensor` for each value the loop visits by element (`x[i]`, or `x` in `for v in x`):
     the vectorized rewrite computes on the whole of each."""
     visited = [iterable] if value_kind(iterable) == "tensor" else []
-    for op in walk(loop):
-        if op.name == "host.getitem" and value_kind(op.operands[0]) == "tensor":
-            index = producer(op.operands[1])
-            if index is not None and index.name == "host.load" and \
-                    string_attr(index, "name") == var:
-                visited.append(op.operands[0])
+    visited += [op.operands[0] for op in walk(loop) if op.name == "host.getitem"
+                and value_kind(op.operands[0]) == "tensor" and _index_is(op, var)]
     assumptions = {}
     for value in visited:
         name, origin = value_name(value), producer(value)

@@ -46,8 +46,6 @@ OPERATORS = {
 }
 #: facts a graph result keeps from the host call it replaces
 _FACTS = ("harp.kind", "harp.kind_status", "harp.kind_reason", "harp.framework", "qualname")
-_DTYPES = {"float32": "f32", "float64": "f64", "float16": "f16", "int64": "si64",
-           "int32": "si32", "bool": "i1"}
 
 
 class _NoFit(Exception):  # noqa: N818  (the call stays a host.call)
@@ -246,7 +244,7 @@ def _parse_default(kind: str, text: str):
     return float(text) if "." in text else int(text)
 
 
-def _result_type(b: _Builder, spec_op: str, bound: dict, call: ir.Operation) -> str:
+def _result_type(b: _Builder, spec_op: str, bound: dict) -> str:
     """`!torch.vtensor<[4,3],f32>` for a factory with constant sizes; else unknown."""
     if b.framework == "tf":
         return b.tensor_type("i64" if spec_op in ("tf.ArgMax", "tf.ArgMin") else "")
@@ -287,7 +285,7 @@ def lower_call(call: ir.Operation, spec: catalogue.GraphOp) -> bool:
     except _NoFit:
         return False  # the constants and boundary ops made so far are removed by cleanup
     attrs = {"harp.qualname": ir.StringAttr.get(spec.qualname)}
-    result = b.create(spec.op, operands, _result_type(b, spec.op, bound, call), attrs)
+    result = b.create(spec.op, operands, _result_type(b, spec.op, bound), attrs)
     _finish(call, b, result)
     return True
 

@@ -116,3 +116,11 @@ def test_a_rewrite_that_does_not_parse_is_never_applied(ctx, tmp_path, monkeypat
     outcome = refactor(src)
     assert outcome.source == src
     assert any("did not parse" in reason for _, reason in outcome.declined)
+
+
+def test_a_name_rebound_by_unpacking_is_not_a_number(ctx):
+    src = ("import torch\nx = torch.randn(5)\nscale = 2.0\nscale, k = torch.ones(5), 1\n"
+           "out = torch.zeros(5)\nfor i in range(len(x)):\n    out[i] = x[i] * scale\n")
+    outcome = refactor(src)
+    assert outcome.source == src
+    assert any("`scale` is a number" in reason for _, reason in outcome.declined)
