@@ -28,9 +28,11 @@ class Span:
     col: int
     end_line: int
     end_col: int
+    cell: int | None = None  # a notebook's cell (1-based); then the lines are the cell's
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        where = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.file}:{where}{self.line}:{self.col}"
 
 
 def span(location: ir.Location) -> Span | None:

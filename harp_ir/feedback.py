@@ -27,6 +27,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from harp_ir import notebook
 from harp_ir.analysis import Assumption
 
 LEVELS = {"conservative": ("low",), "default": ("low", "medium"),
@@ -121,19 +122,27 @@ def filter_hints(hints: list, feedback: Feedback,
                  sources: dict[str, list[str]] | None = None) -> list:
     """Apply the user's feedback and the inline `# harp: ignore` comments (read from
     `sources` where given, else from the files)."""
-    lines: dict[str, list[str]] = dict(sources or {})
+    lines: dict = dict(sources or {})
     kept = []
     for h in hints:
         judged = feedback.admits(h)
         if judged is None:
             continue
-        if h.span.file not in lines:
-            try:
-                lines[h.span.file] = Path(h.span.file).read_text(encoding="utf-8").splitlines()
-            except OSError:
-                lines[h.span.file] = []
-        source = lines[h.span.file]
+        key = h.span.file if h.span.cell is None else (h.span.file, h.span.cell)
+        if key not in lines:
+            lines[key] = _source_lines(h.span.file, h.span.cell)
+        source = lines[key]
         if 0 < h.span.line <= len(source) and ignored_on_line(source[h.span.line - 1], h.id):
             continue
         kept.append(judged)
     return kept
+
+
+def _source_lines(file: str, cell: int | None) -> list[str]:
+    """The lines a span's line numbers count: a file's, or a notebook cell's."""
+    try:
+        if cell is not None:
+            return notebook.read(file).cells[cell - 1].source.splitlines()
+        return Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, IndexError, notebook.NotebookError):
+        return []

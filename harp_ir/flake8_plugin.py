@@ -1,6 +1,7 @@
 """A flake8 plugin, so harp's hints show up where people already lint:
 
     pip install harp flake8 && flake8 --select=HARP train.py
+    flake8 --select=HARP --filename='*.ipynb' nb.ipynb   # notebooks, read with nbformat
 """
 
 from __future__ import annotations
@@ -29,4 +30,6 @@ class HarpChecker:
         except FrontendError:
             return  # flake8 reports syntax errors itself (E999)
         for h in found:
-            yield h.span.line, h.span.col - 1, f"{h.id} {h.name}: {h.message}", type(self)
+            # flake8 knows no cells: a notebook's hint names its cell in the message
+            where = f"cell {h.span.cell}:{h.span.line}: " if h.span.cell is not None else ""
+            yield h.span.line, h.span.col - 1, f"{h.id} {h.name}: {where}{h.message}", type(self)

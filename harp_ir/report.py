@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
@@ -10,7 +12,7 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from harp_ir import hints
+from harp_ir import hints, notebook
 from harp_ir.analysis import Assumption, Span, cached_walks, span, walk
 from harp_ir.codemods import CODEMODS
 from harp_ir.diagnostics import format_mlir_error
@@ -88,8 +90,44 @@ def analyze_module(module: ir.Module) -> list[Hint]:
 
 
 def analyze_file(path: str | Path) -> list[Hint]:
-    """Lower and analyse one file. Needs a current harp context."""
-    return analyze_module(lower_file(path))
+    """Lower and analyse one file (a notebook's hints are at its cells). Needs a current
+    harp context."""
+    return [in_cells(h) for h in analyze_module(lower_file(path))]
+
+
+def in_cells(hint: Hint) -> Hint:
+    """A hint in a notebook, located at its cell and the line in that cell (the analyses
+    see the joined source of the code cells)."""
+    if hint.span.cell is not None or not notebook.is_notebook(hint.span.file):
+        return hint
+    joined = notebook.joined(hint.span.file)
+    start, end = joined.locate(hint.span.line), joined.locate(hint.span.end_line)
+    if start is None:
+        return hint
+    end_line = end[1] if end is not None and end[0] == start[0] else start[1]
+
+    def cell_lines(text: str) -> str:  # "line 48" of the joined source -> "cell 7 line 5"
+        def sub(m: re.Match) -> str:
+            at = joined.locate(int(m[1]))
+            return f"cell {at[0]} line {at[1]}" if at else m[0]
+        return _LINE_REF.sub(sub, text)
+
+    return replace(
+        hint, span=replace(hint.span, cell=start[0], line=start[1], end_line=end_line),
+        message=cell_lines(hint.message),
+        assumptions=[replace(a, subject=cell_lines(a.subject), reason=cell_lines(a.reason))
+                     for a in hint.assumptions])
+
+
+_LINE_REF = re.compile(r"\bline (\d+)\b")
+
+
+def _notebook_errors(path: Path) -> list[str]:
+    """The cells of a notebook that are not Python (they are left out of the analysis)."""
+    try:
+        return [str(e) for e in notebook.joined(path).errors]
+    except notebook.NotebookError:
+        return []  # unreadable: the frontend reports it
 
 
 @dataclass(frozen=True)
@@ -102,13 +140,14 @@ class Task:
     targets: tuple[Path, ...]
 
 
-def tasks_for(paths: list[str], jobs: int) -> tuple[list[Task], list[str]]:
+def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
+              ) -> tuple[list[Task], list[str]]:
     """Split the inputs into tasks: each directory is one program, cut into about
     4 x jobs pieces so that workers stay busy."""
     tasks, errors = [], []
     for arg in map(Path, paths):
         if arg.is_dir():
-            files, root = tuple(python_files([str(arg)])[0]), arg
+            files, root = tuple(python_files([str(arg)], exclude)[0]), arg
         elif arg.is_file():
             files, root = (arg,), arg.parent
         else:
@@ -130,8 +169,10 @@ def run_task(task: Task) -> tuple[list[Hint], list[str]]:
         if str(path) in wanted:
             program.lower(name)
     errors = [str(e) for e in program.errors if e.filename in wanted]
+    errors += [e for t in task.targets if notebook.is_notebook(t) for e in _notebook_errors(t)]
     try:
-        found = [h for h in analyze_module(program.module) if h.span.file in wanted]
+        found = [in_cells(h) for h in analyze_module(program.module)
+                 if h.span.file in wanted]
     except ir.MLIRError as e:
         return [], errors + format_mlir_error(e, str(task.root))
     return found, errors
@@ -150,20 +191,20 @@ def _run_task_in_worker(task: Task):
         return run_task(task)
 
 
-def default_jobs(paths: list[str]) -> int:
+def default_jobs(paths: list[str], exclude: tuple[str, ...] = ()) -> int:
     """One process for small inputs (a worker costs seconds to start), else all cores."""
-    files = python_files(paths)[0]
+    files = python_files(paths, exclude)[0]
     return 1 if len(files) < 32 else max(1, os.cpu_count() or 1)
 
 
 def analyze_paths(paths: list[str], jobs: int = 1,
-                  progress: Callable[[int, int], None] | None = None
-                  ) -> tuple[list[Hint], list[str]]:
+                  progress: Callable[[int, int], None] | None = None,
+                  exclude: tuple[str, ...] = ()) -> tuple[list[Hint], list[str]]:
     """Analyse files and directories; each directory is one program (its files import
     each other). With jobs > 1 the files are analysed in worker processes, each resolving
     the imports it needs. Returns the hints and the error lines. With jobs == 1 it needs a
     current harp context."""
-    tasks, errors = tasks_for(paths, jobs)
+    tasks, errors = tasks_for(paths, jobs, exclude)
     total, done, found = sum(len(t.targets) for t in tasks), 0, []
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
@@ -186,15 +227,25 @@ def analyze_paths(paths: list[str], jobs: int = 1,
     return found, sorted(set(errors), key=errors.index)
 
 
-def python_files(paths: list[str]) -> tuple[list[Path], list[str]]:
-    """The .py files under `paths` (sorted), and the paths that do not exist."""
+def python_files(paths: list[str], exclude: tuple[str, ...] = ()
+                 ) -> tuple[list[Path], list[str]]:
+    """The .py files and notebooks under `paths` (sorted), less those matching an `exclude`
+    glob (relative to the folder given, or the path as given), and the paths that do not
+    exist."""
     files, missing = [], []
     for p in map(Path, paths):
         if p.is_dir():
-            files += sorted(f for f in p.rglob("*.py")
-                            if not SKIP_DIRS.intersection(f.relative_to(p).parts[:-1]))
+            files += sorted(
+                f for f in p.rglob("*") if f.suffix in (".py", notebook.SUFFIX)
+                and f.is_file() and not _excluded(f.relative_to(p), exclude)
+                and not SKIP_DIRS.intersection(f.relative_to(p).parts[:-1])
+                and ".ipynb_checkpoints" not in f.relative_to(p).parts)
         elif p.is_file():
             files.append(p)
         else:
             missing.append(str(p))
     return files, missing
+
+
+def _excluded(path: Path, patterns: tuple[str, ...]) -> bool:
+    return any(path.match(p) or fnmatch.fnmatch(path.as_posix(), p) for p in patterns)

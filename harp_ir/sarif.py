@@ -25,7 +25,9 @@ def report(found: list, errors: list[str]) -> dict:
             "region": {"startLine": h.span.line, "startColumn": h.span.col,
                        "endLine": h.span.end_line, "endColumn": h.span.end_col},
         }}],
-        "properties": {"assumptions": [vars(a) for a in h.assumptions], "fix": h.fix},
+        "properties": {"assumptions": [vars(a) for a in h.assumptions], "fix": h.fix,
+                       # in a notebook the region's lines are those of this cell (1-based)
+                       **({"cell": h.span.cell} if h.span.cell is not None else {})},
     } for h in found]
     run = {
         "tool": {"driver": {"name": "harp", "version": __version__,

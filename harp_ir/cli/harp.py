@@ -14,13 +14,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from harp_ir import hints, sarif
+from harp_ir import hints, notebook, sarif
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
-from harp_ir.frontend.lower import FrontendError, lower_file
+from harp_ir.frontend.lower import FrontendError, lower_file, read_source
 from harp_ir.pipeline import build
 from harp_ir.refactor import refactor_source, write_atomically
-from harp_ir.report import analyze_paths, default_jobs, python_files
+from harp_ir.report import analyze_paths, default_jobs, in_cells, python_files
 from harp_ir.trace import TraceError, add_traces, load_spec
 
 
@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="worker processes (default: 1 for small inputs, else all cores)")
     an.add_argument("--no-config", action="store_true",
                     help="do not read [tool.harp] from pyproject.toml or harp.toml")
+    an.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                    help="leave out files matching GLOB, relative to a folder given "
+                         "(e.g. 'tests/*'; repeatable)")
     rf = sub.add_parser("refactor", help="rewrite files to fix hints (prints a diff)")
     rf.add_argument("paths", nargs="+")
     rf.add_argument("--apply", action="store_true", help="rewrite the files in place")
@@ -67,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     rf.add_argument("--assume", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--deny", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--no-config", action="store_true")
+    rf.add_argument("--exclude", action="append", default=[], metavar="GLOB")
     ex = sub.add_parser("explain", help="print a hint's documentation")
     ex.add_argument("hint")
     return p
@@ -121,25 +125,32 @@ def cmd_refactor(args) -> int:
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
-    files, missing = python_files(args.paths)
+    files, missing = python_files(args.paths, tuple(args.exclude))
     status = 2 if missing else 0
     for m in missing:
         print(f"{m}: error: no such file or directory", file=sys.stderr)
     with make_context():
         for path in files:
             try:
-                outcome = refactor_source(path.read_text(encoding="utf-8"), path, feedback,
+                outcome = refactor_source(read_source(path), path, feedback,
                                           args.unsafe_fixes)
             except FrontendError as e:
                 print(e, file=sys.stderr)
                 status = 2
                 continue
             for h, reason in outcome.declined:
-                print(f"{h.span}: {h.id} not fixed: {reason}", file=sys.stderr)
+                print(f"{in_cells(h).span}: {h.id} not fixed: {reason}", file=sys.stderr)
             if outcome.source == outcome.original:
                 continue
             if args.apply:
-                write_atomically(path, outcome.source)
+                try:
+                    new_text = (notebook.rewrite(path, outcome.original, outcome.source)
+                                if notebook.is_notebook(path) else outcome.source)
+                except notebook.NotebookError as e:
+                    print(e, file=sys.stderr)
+                    status = 2
+                    continue
+                write_atomically(path, new_text)
                 print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
             else:
                 sys.stdout.write(outcome.diff())
@@ -160,10 +171,11 @@ def cmd_analyze(args) -> int:
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
-    jobs = args.jobs or default_jobs(args.paths)
+    exclude = tuple(args.exclude)
+    jobs = args.jobs or default_jobs(args.paths, exclude)
     progress = _progress if sys.stderr.isatty() and args.format == "text" else None
     with make_context():
-        found, errors = analyze_paths(args.paths, jobs, progress)
+        found, errors = analyze_paths(args.paths, jobs, progress, exclude)
     if progress:
         sys.stderr.write("\r\033[K")
     found = filter_hints(found, feedback)

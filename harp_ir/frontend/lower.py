@@ -19,6 +19,7 @@ from libcst.metadata import PositionProvider
 from torch_mlir import ir
 
 from harp_ir import catalogue as api_catalogue
+from harp_ir import notebook
 from harp_ir.frontend.facts import UNKNOWN, Fact, attach, framework_of
 from harp_ir.frontend.summaries import annotate_function, annotate_loop
 
@@ -1168,6 +1169,13 @@ class Program:
 
 
 def _read(path: Path) -> str:
+    """The Python source of a file; of a notebook, its code cells joined (see notebook.py).
+    Cells that are not Python are left out and reported by `notebook.joined(path).errors`."""
+    if notebook.is_notebook(path):
+        try:
+            return notebook.joined(path).source
+        except notebook.NotebookError as e:
+            raise FrontendError(str(path), e.line, e.col, e.message) from None
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
@@ -1196,6 +1204,11 @@ def _positions(tree: cst.Module) -> dict:
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
     return Lowerer(_parse(source, filename), filename, None, module_name).lower_module()
+
+
+def read_source(path: str | Path) -> str:
+    """What harp analyses of a file: its text, or a notebook's joined code cells."""
+    return _read(Path(path))
 
 
 def lower_file(path: str | Path, module_name: str = "") -> ir.Module:

@@ -34,3 +34,12 @@ def test_span_parses_ranges_and_points(ctx):
     s = span(ir.Location.file("a.py", 3, 4))
     assert (s.line, s.col, s.end_line, s.end_col) == (3, 4, 3, 4)
     assert span(ir.Location.unknown()) is None
+
+
+def test_python_files_excludes_globs_relative_to_the_folder(tmp_path):
+    for rel in ("a.py", "tests/t.py", "pkg/tests/u.py", "pkg/m.py", "nb.ipynb"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    files, _ = python_files([str(tmp_path)], ("tests/*", "*/tests/*"))
+    assert sorted(f.relative_to(tmp_path).as_posix() for f in files) == [
+        "a.py", "nb.ipynb", "pkg/m.py"]

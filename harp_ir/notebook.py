@@ -1,0 +1,222 @@
+"""Jupyter notebooks as programs: code cells joined into one Python source, with a map back.
+
+A notebook runs its code cells top to bottom in one namespace, so harp analyses it as one
+module: the code cells joined, each after a `# %% harp cell N` marker line (N is the cell's
+1-based position in the notebook, markdown cells counted, so `nb.cells[N - 1]` is it).
+IPython syntax that is not Python (`%magic`, `!shell`, `x = !cmd`, `obj?`, and cell magics
+such as `%%bash` whose body is not Python) becomes an opaque statement in its place: the
+call IPython itself would make (`get_ipython().run_line_magic(...)`), tagged with a comment
+so the original line comes back verbatim when the notebook is rewritten. A cell that is not
+valid Python even then is reported as an error at its cell and line, and left out.
+
+The file is read with nbformat; it is rewritten only where nbformat's own serialisation
+reproduces it byte for byte, so every output, metadata field, cell id and the nbformat
+version stay as they were, and only the changed code cells' sources differ.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+SUFFIX = ".ipynb"
+_MARKER = "# %% harp cell {}"
+_MARKER_RE = re.compile(r"^# %% harp cell (\d+)$")
+_TAG_RE = re.compile(r"  # harp-magic (\d+)$")
+# Cell magics whose body is Python and runs as written (once, or timed in a loop).
+_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "memit"}
+_ASSIGNED_MAGIC = re.compile(r"^(\s*)([A-Za-z_][\w.,\s\[\]()]*?)\s*=\s*([!%].*)$")
+
+
+def is_notebook(path: str | Path) -> bool:
+    return str(path).endswith(SUFFIX)
+
+
+class NotebookError(Exception):
+    """A notebook that cannot be read, or a cell that is not Python: `path:cell N:l:c`."""
+
+    def __init__(self, filename: str, cell: int | None, line: int, col: int, message: str):
+        super().__init__(message)
+        self.filename, self.cell, self.line, self.col = filename, cell, line, col
+        self.message = message
+
+    def __str__(self) -> str:
+        where = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.filename}:{where}{self.line}:{self.col}: error: {self.message}"
+
+
+@dataclass
+class Joined:
+    """The Python source of a notebook's code cells, and how to go back to the cells."""
+
+    source: str
+    cell_of_line: list[tuple[int, int] | None]  # joined line - 1 -> (cell, line in cell)
+    magics: dict[int, str] = field(default_factory=dict)  # tag -> original line
+    errors: list[NotebookError] = field(default_factory=list)
+
+    def locate(self, line: int) -> tuple[int, int] | None:
+        """(cell, line in cell) of a line of the joined source."""
+        if 1 <= line <= len(self.cell_of_line):
+            return self.cell_of_line[line - 1]
+        return None
+
+
+def _magic_call(text: str) -> str:
+    """The call IPython makes for one line of IPython syntax (without indentation)."""
+    if text.startswith("!"):
+        return f"get_ipython().system({text.lstrip('!')!r})"
+    if text.startswith("%"):
+        name, _, rest = text.lstrip("%").partition(" ")
+        return f"get_ipython().run_line_magic({name!r}, {rest!r})"
+    return f"get_ipython().run_line_magic('pinfo', {text.strip('?')!r})"  # obj? / ?obj
+
+
+def _is_ipython_line(stripped: str) -> bool:
+    return stripped.startswith(("%", "!", "?")) or (
+        stripped.endswith("?") and not stripped.startswith("#") and stripped[:-1].strip()
+        .replace(".", "").isidentifier())
+
+
+def _parses(source: str) -> SyntaxError | None:
+    try:
+        compile(source, "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                dont_inherit=True)
+    except SyntaxError as e:
+        return e
+    except ValueError as e:  # a null byte
+        return SyntaxError(str(e))
+    return None
+
+
+def _cell_lines(source: str, magics: dict[int, str]) -> tuple[list[str], SyntaxError | None]:
+    """The cell's lines with IPython syntax replaced by opaque calls (tags into `magics`)."""
+    lines = source.splitlines()
+
+    def opaque(i: int, indent: str, code: str) -> None:
+        tag = len(magics)
+        magics[tag] = lines[i]
+        lines[i] = f"{indent}{code}  # harp-magic {tag}"
+
+    if _parses(source) is None:
+        return lines, None
+    first = lines[0].strip() if lines else ""
+    if first.startswith("%%"):
+        name = first[2:].split(" ", 1)[0]
+        opaque(0, "", f"get_ipython().run_line_magic({name!r}, '')")
+        if name not in _PYTHON_CELL_MAGICS:
+            for i in range(1, len(lines)):
+                opaque(i, "", "get_ipython().run_cell_magic('body', '', '')")
+    for i, line in enumerate(lines):
+        if i == 0 and first.startswith("%%"):
+            continue
+        stripped = line.strip()
+        indent = line[: len(line) - len(line.lstrip())]
+        assigned = _ASSIGNED_MAGIC.match(line)
+        if assigned and not _TAG_RE.search(line):
+            opaque(i, assigned[1], f"{assigned[2]} = {_magic_call(assigned[3].strip())}")
+        elif stripped and _is_ipython_line(stripped) and not _TAG_RE.search(line):
+            opaque(i, indent, _magic_call(stripped))
+    return lines, _parses("\n".join(lines))
+
+
+def join(nb: nbformat.NotebookNode, filename: str) -> Joined:
+    """The code cells of `nb` as one Python source with a line map back to the cells."""
+    out: list[str] = []
+    where: list[tuple[int, int] | None] = []
+    joined = Joined("", where)
+    for index, cell in enumerate(nb.cells, start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        tags_before = len(joined.magics)
+        lines, error = _cell_lines(cell.get("source", ""), joined.magics)
+        if error is not None:
+            for tag in range(tags_before, len(joined.magics)):
+                del joined.magics[tag]  # the cell is left out: its magics go with it
+            joined.errors.append(NotebookError(filename, index, error.lineno or 1,
+                                               error.offset or 1, error.msg or str(error)))
+            continue
+        out.append(_MARKER.format(index))
+        where.append(None)
+        for n, line in enumerate(lines, start=1):
+            out.append(line)
+            where.append((index, n))
+    joined.source = "\n".join(out) + "\n" if out else ""
+    return joined
+
+
+def read(path: str | Path) -> nbformat.NotebookNode:
+    try:
+        return nbformat.read(str(path), as_version=nbformat.NO_CONVERT)
+    except (OSError, ValueError, UnicodeDecodeError) as e:  # ValueError: not JSON
+        raise NotebookError(str(path), None, 1, 1, f"cannot read the notebook: {e}") from None
+    except Exception as e:  # noqa: BLE001  (nbformat's schema and reader errors)
+        raise NotebookError(str(path), None, 1, 1,
+                            f"not a notebook nbformat can read: {e}") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _joined_cached(path: str, mtime_ns: int) -> Joined:
+    return join(read(path), path)
+
+
+def joined(path: str | Path) -> Joined:
+    """The joined source of the notebook at `path` (cached while the file is unchanged)."""
+    try:
+        mtime = Path(path).stat().st_mtime_ns
+    except OSError as e:
+        raise NotebookError(str(path), None, 1, 1, e.strerror or str(e)) from None
+    return _joined_cached(str(path), mtime)
+
+
+def split(source: str, magics: dict[int, str]) -> dict[int, str]:
+    """Cell number -> cell source, from a (rewritten) joined source; magics restored."""
+    cells: dict[int, list[str]] = {}
+    current: list[str] | None = None
+    for line in source.splitlines():
+        marker = _MARKER_RE.match(line)
+        if marker:
+            current = cells.setdefault(int(marker[1]), [])
+            continue
+        if current is None:
+            if line.strip():  # a fix put code above the first cell: it belongs to it
+                current = []
+                cells.setdefault(-1, current)
+            else:
+                continue
+        tag = _TAG_RE.search(line)
+        if tag and int(tag[1]) in magics:
+            original = magics[int(tag[1])]
+            indent = line[: len(line) - len(line.lstrip())]
+            line = indent + original.lstrip()
+        current.append(line)
+    if -1 in cells:
+        first = min(k for k in cells if k != -1)
+        cells[first] = cells.pop(-1) + cells[first]
+    return {k: "\n".join(v) for k, v in cells.items()}
+
+
+def rewrite(path: Path, old_source: str, new_source: str) -> str:
+    """The notebook file's new text, with the cells the fixes changed and nothing else."""
+    text = path.read_text(encoding="utf-8")
+    nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    if nbformat.writes(nb, version=nbformat.NO_CONVERT).rstrip("\n") != text.rstrip("\n"):
+        raise NotebookError(str(path), None, 1, 1,
+                            "not rewritten: its JSON layout is not the one nbformat writes "
+                            "(saving it once in Jupyter makes it so)")
+    magics = join(nb, str(path)).magics
+    before, after = split(old_source, magics), split(new_source, magics)
+    if before.keys() != after.keys():
+        raise NotebookError(str(path), None, 1, 1,
+                            "not rewritten: a fix moved code across cells")
+    for number, source in after.items():
+        cell = nb.cells[number - 1]
+        if source != before[number]:
+            trailing = cell.source[len(cell.source.rstrip("\n")):]
+            cell.source = source + trailing
+    out = nbformat.writes(nb, version=nbformat.NO_CONVERT)
+    return out if text.endswith("\n") else out.rstrip("\n")

@@ -1,0 +1,179 @@
+"""Notebooks: read with nbformat, hints at their cell and line, `--apply` touches only the
+changed code cells' source, and the fixed notebook computes what the original did."""
+
+import contextlib
+import io
+import json
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from harp_ir import notebook
+from harp_ir.cli import harp
+
+TRAIN_CELL = """running = 0.0
+for x in data:
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    running += loss.item()
+print(round(running / len(data), 4))"""
+
+
+def make_notebook(path, cells=None):
+    """A notebook as Jupyter saves it: markdown, magics, a shell escape, outputs,
+    execution counts, metadata, cell ids."""
+    nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                               "language": "python"}})
+    nb.cells = cells or [
+        new_markdown_cell("# Training\nA tiny model."),
+        new_code_cell("import torch\n%matplotlib inline\n!echo hello\n\ntorch.manual_seed(0)",
+                      execution_count=1),
+        new_code_cell("model = torch.nn.Linear(3, 1)\n"
+                      "data = [torch.randn(4, 3) for _ in range(5)]", execution_count=2,
+                      outputs=[new_output("stream", name="stdout", text="ok\n")]),
+        new_code_cell(TRAIN_CELL, execution_count=3,
+                      outputs=[new_output("stream", name="stdout", text="0.5\n")],
+                      metadata={"tags": ["train"]}),
+        new_code_cell("%%bash\nls -l | wc -l\nfor f in *; do echo $f; done"),
+        new_code_cell("files = !ls\n%time y = torch.ones(2)\nhelp?"),
+    ]
+    nbformat.write(nb, str(path))
+    return nb
+
+
+def run_cells(path) -> str:
+    """Run a notebook's code cells in one namespace, as a kernel would (IPython syntax
+    skipped), and return what they printed."""
+    nb = nbformat.read(str(path), as_version=4)
+    out, namespace = io.StringIO(), {}
+    with contextlib.redirect_stdout(out):
+        for cell in nb.cells:
+            if cell.cell_type != "code" or cell.source.startswith("%%"):
+                continue
+            code = "\n".join(line for line in cell.source.splitlines()
+                             if not line.lstrip().startswith(("%", "!"))
+                             and "!" not in line and not line.endswith("?"))
+            exec(compile(code, str(path), "exec"), namespace)
+    return out.getvalue()
+
+
+def test_join_maps_lines_back_to_cells_and_keeps_magics_opaque(tmp_path):
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path)
+    joined = notebook.join(nbformat.read(str(path), as_version=4), str(path))
+    lines = joined.source.splitlines()
+    line = lines.index("    running += loss.item()") + 1
+    assert joined.locate(line) == (4, 5)  # cell 4 (the markdown cell counts), its line 5
+    assert "get_ipython().run_line_magic('matplotlib', 'inline')  # harp-magic 0" in lines
+    assert "get_ipython().system('echo hello')  # harp-magic 1" in lines
+    assert any(x.startswith("files = get_ipython().system('ls')") for x in lines)
+    assert "ls -l | wc -l" not in joined.source  # a %%bash body is not Python
+    assert joined.errors == []
+    # the split gives back each cell's own source, magics included
+    cells = notebook.split(joined.source, joined.magics)
+    nb = nbformat.read(str(path), as_version=4)
+    assert cells == {i: nb.cells[i - 1].source for i in (2, 3, 4, 5, 6)}
+
+
+def test_hints_land_on_the_cell_and_line(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path)
+    assert harp.main(["analyze", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:cell 4:5:16: HARP201 host-sync-in-loop:" in out
+    assert "loop (cell 4 line 2)" in out  # the loop is named by its cell and line too
+    assert harp.main(["analyze", "--format", "json", str(path)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    [hint] = [h for h in data["hints"] if h["id"] == "HARP201"]
+    assert hint["span"]["cell"] == 4 and hint["span"]["line"] == 5
+    assert harp.main(["analyze", "--format", "sarif", str(path)]) == 1
+    [result] = [r for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]
+                if r["ruleId"] == "HARP201"]
+    assert result["properties"]["cell"] == 4
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 5
+
+
+def test_inline_ignore_in_a_cell(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    cells = make_notebook(tmp_path / "base.ipynb").cells
+    cells[3] = new_code_cell(TRAIN_CELL.replace("loss.item()",
+                                                "loss.item()  # harp: ignore[HARP201]"))
+    make_notebook(path, cells)
+    harp.main(["analyze", str(path)])
+    assert "HARP201" not in capsys.readouterr().out
+
+
+def test_cell_that_is_not_python_is_an_error_and_the_rest_is_analysed(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    cells = make_notebook(tmp_path / "base.ipynb").cells
+    cells.insert(1, new_code_cell("x = 1\nprint 'python 2'"))
+    make_notebook(path, cells)
+    assert harp.main(["analyze", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert f"{path}:cell 2:2:1: error: Missing parentheses" in captured.err
+    assert f"{path}:cell 5:5:16: HARP201" in captured.out
+    assert "Traceback" not in captured.err
+
+
+def test_directories_include_notebooks_but_not_checkpoints(tmp_path, capsys):
+    make_notebook(tmp_path / "nb.ipynb")
+    (tmp_path / ".ipynb_checkpoints").mkdir()
+    make_notebook(tmp_path / ".ipynb_checkpoints" / "nb-checkpoint.ipynb")
+    assert harp.main(["analyze", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "nb.ipynb:cell 4:5:16" in out and "checkpoint" not in out
+
+
+def test_a_notebook_is_never_parsed_as_python(tmp_path, capsys):
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{ not json")
+    assert harp.main(["analyze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:1:1: error: cannot read the notebook" in err
+
+
+def test_apply_rewrites_only_the_changed_cell_and_keeps_what_it_computes(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path)
+    before_text = path.read_text()
+    before = nbformat.reads(before_text, as_version=nbformat.NO_CONVERT)
+    expected = run_cells(path)
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 0
+    assert "fixed HARP201" in capsys.readouterr().out
+    after = nbformat.read(str(path), as_version=nbformat.NO_CONVERT)
+    nbformat.validate(after)
+    assert after.nbformat == before.nbformat and after.nbformat_minor == before.nbformat_minor
+    assert after.metadata == before.metadata
+    changed = [i for i, (a, b) in enumerate(zip(before.cells, after.cells, strict=True))
+               if a != b]
+    assert changed == [3]  # the training cell, nothing else
+    old, new = before.cells[3], after.cells[3]
+    assert (new.id, new.outputs, new.metadata, new.execution_count) == (
+        old.id, old.outputs, old.metadata, old.execution_count)
+    assert "loss.item()" not in new.source and "running.item()" in new.source
+    assert after.cells[1].source == before.cells[1].source  # magics kept verbatim
+    assert run_cells(path) == expected  # the fixed notebook computes the same
+    # applying again changes nothing
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 0
+    assert nbformat.read(str(path), as_version=nbformat.NO_CONVERT) == after
+
+
+def test_apply_declines_a_notebook_it_cannot_rewrite_exactly(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    nb = make_notebook(path)
+    path.write_text(json.dumps(nb, indent=4))  # not nbformat's layout
+    text = path.read_text()
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert "JSON layout" in capsys.readouterr().err
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize("line", ["%load_ext autoreload", "!pip install x", "obj?",
+                                  "x = %time f()", "    !ls"])
+def test_ipython_lines_round_trip(line):
+    source = f"if True:\n    pass\n{line}" if line.startswith(" ") else line
+    nb = new_notebook(cells=[new_code_cell(source)])
+    joined = notebook.join(nb, "nb.ipynb")
+    assert joined.errors == []
+    assert notebook.split(joined.source, joined.magics) == {1: source}
