@@ -177,3 +177,14 @@ def test_ipython_lines_round_trip(line):
     joined = notebook.join(nb, "nb.ipynb")
     assert joined.errors == []
     assert notebook.split(joined.source, joined.magics) == {1: source}
+
+
+def test_flake8_plugin_names_the_cell(tmp_path):
+    from harp_ir.flake8_plugin import HarpChecker
+
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path)
+    [(line, col, message, _)] = [r for r in HarpChecker(None, str(path)).run()
+                                 if "HARP201" in r[2]]
+    assert (line, col) == (5, 15)
+    assert message.startswith("HARP201 host-sync-in-loop: cell 4:5: ")

@@ -1,0 +1,378 @@
+"""The ecosystem check: harp on real programs nobody here wrote, scored against reviewed verdicts.
+
+    python bench/ecosystem.py [--json] [--only NAME ...] [--repos DIR] [--mirrors DIR]
+                              [--cache DIR] [--jobs N] [--timeout S]
+
+Sources come from bench/ecosystem/corpus.toml: packages from the index (downloaded with
+`pip download --no-deps`, unpacked into the cache, never imported) and public repositories
+at fixed commits (a checkout under --repos, made from a local git mirror under --mirrors when
+one is there; skipped with a message when neither is). Each source is analysed with
+`harp analyze --format json --no-config` at the default level, in a subprocess.
+
+Then, per hint id: hints, reviewed TRUE / FALSE / DEBATABLE (bench/ecosystem/verdicts.toml),
+precision (TRUE over all judged); recall against the reviewed problem list; hints with no
+verdict (new) and verdicts whose hint is gone (lost); crashes; lines per second.
+Exit 1 on a crash or a hint with no verdict, so every change's effect on real code is seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import tomllib
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "ecosystem" / "corpus.toml"
+VERDICTS = HERE / "ecosystem" / "verdicts.toml"
+CACHE = Path(os.environ.get("HARP_ECOSYSTEM_CACHE", Path.home() / ".cache" / "harp-ecosystem"))
+# A mirror as the project's fetch tool leaves it: <mirrors>/<owner>+<name>/repo (a git dir).
+MIRRORS = Path(os.environ.get("HARP_ECOSYSTEM_MIRRORS", HERE.parent.parent / ".mirror"))
+VERDICT_VALUES = ("TRUE", "FALSE", "DEBATABLE")
+
+
+@dataclass
+class Source:
+    name: str
+    kind: str  # "package" or "repo"
+    framework: str
+    paths: list[str]
+    exclude: list[str]
+    spec: dict
+    root: Path | None = None  # where its files are, once prepared
+    skipped: str = ""  # why it was not analysed
+
+    @property
+    def origin(self) -> str:
+        if self.kind == "package":
+            return f"{self.spec['dist']}=={self.spec['version']}"
+        return f"{self.spec['repo']}@{self.spec['commit'][:12]}"
+
+
+@dataclass
+class Outcome:
+    source: Source
+    hints: list[dict] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # harp's `file:line:col: error:` lines
+    crash: str = ""
+    files: int = 0
+    lines: int = 0
+    seconds: float = 0.0
+
+
+def load_corpus(path: Path = CORPUS) -> list[Source]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [Source(s["name"], kind, s["framework"], s["paths"], s.get("exclude", []), s)
+            for kind in ("package", "repo") for s in data.get(kind, [])]
+
+
+def prepare_package(source: Source, cache: Path) -> None:
+    """Download the pinned source distribution (once) and unpack it into the cache."""
+    spec = source.spec
+    target = cache / "packages" / f"{spec['dist']}-{spec['version']}"
+    if not target.is_dir():
+        downloads = cache / "downloads"
+        downloads.mkdir(parents=True, exist_ok=True)
+        got = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+             "--quiet", "--dest", str(downloads), f"{spec['dist']}=={spec['version']}"],
+            capture_output=True, text=True)
+        archive = _archive_of(downloads, spec["dist"], spec["version"])
+        if got.returncode != 0 or archive is None:
+            source.skipped = "download failed: " + (got.stderr.strip().splitlines() or ["?"])[-1]
+            return
+        tmp = target.with_name(target.name + ".part")
+        shutil.rmtree(tmp, ignore_errors=True)
+        _unpack(archive, tmp)
+        tops = list(tmp.iterdir())  # an sdist holds one folder, name-version/
+        (tops[0] if len(tops) == 1 and tops[0].is_dir() else tmp).rename(target)
+        shutil.rmtree(tmp, ignore_errors=True)
+    source.root = target
+
+
+def _archive_of(folder: Path, dist: str, version: str) -> Path | None:
+    stems = {f"{n}-{version}" for n in (dist, dist.replace("-", "_"), dist.replace("_", "-"))}
+    for f in folder.iterdir():
+        name = f.name.lower()
+        for ext in (".tar.gz", ".zip"):
+            if name.endswith(ext) and name[: -len(ext)] in stems:
+                return f
+    return None
+
+
+def _unpack(archive: Path, target: Path) -> None:
+    target.mkdir(parents=True)
+    if archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(target)
+    else:
+        with tarfile.open(archive) as t:
+            t.extractall(target, filter="data")
+
+
+def prepare_repo(source: Source, repos: Path, mirrors: Path) -> None:
+    """A checkout of the repository at its commit: under `repos`, or made there from a
+    local git mirror; the source is skipped when neither exists."""
+    spec = source.spec
+    owner_name = spec["repo"].replace("/", "+")
+    target = repos / f"{owner_name}@{spec['commit'][:12]}"
+    if not target.is_dir():
+        mirror = mirrors / owner_name / "repo"
+        if not mirror.is_dir():
+            source.skipped = (f"absent: no checkout at {target} and no mirror at {mirror} "
+                              f"(fetch {spec['repo']} at {spec['commit'][:12]} to include it)")
+            return
+        tmp = target.with_name(target.name + ".part")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        # only the code: a snapshot may lack its large data files
+        listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r",
+                                  "--name-only", spec["commit"]], capture_output=True, text=True)
+        suffixes = {Path(f).suffix for f in listing.stdout.splitlines()}
+        archive = subprocess.run(["git", "--git-dir", str(mirror), "archive", spec["commit"],
+                                  "--", *(f":(glob)**/*{s}" for s in (".py", ".ipynb")
+                                          if s in suffixes)], capture_output=True)
+        if archive.returncode != 0:
+            source.skipped = (f"the mirror at {mirror} lacks commit {spec['commit'][:12]}: "
+                              + archive.stderr.decode(errors="replace").strip())
+            shutil.rmtree(tmp, ignore_errors=True)
+            return
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+        tmp.rename(target)
+    source.root = target
+
+
+def harp_command() -> list[str]:
+    exe = Path(sys.executable).with_name("harp")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "harp_ir.cli.harp"]
+
+
+def analyze(source: Source, jobs: int, timeout: int) -> Outcome:
+    """`harp analyze --format json` over the source's paths, run from its root so the
+    spans are relative to it."""
+    out = Outcome(source)
+    paths = [p for p in source.paths if (source.root / p).exists()]
+    cmd = harp_command() + ["analyze", "--format", "json", "--no-config", "-j", str(jobs)]
+    for pattern in source.exclude:
+        cmd += ["--exclude", pattern]
+    start = time.perf_counter()
+    try:
+        run = subprocess.run(cmd + paths, cwd=source.root, capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        out.crash = f"timed out after {timeout}s"
+        return out
+    out.seconds = time.perf_counter() - start
+    try:
+        report = json.loads(run.stdout)
+    except json.JSONDecodeError:
+        tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        out.crash = f"exit {run.returncode}: {tail}"
+        return out
+    if run.returncode not in (0, 1, 2) or "Traceback" in run.stderr:
+        out.crash = f"exit {run.returncode}: " + run.stderr.strip()[-500:]
+    out.hints, out.errors = report["hints"], report["errors"]
+    out.files, out.lines = _count_lines(source)
+    return out
+
+
+def _count_lines(source: Source) -> tuple[int, int]:
+    from harp_ir.frontend.lower import read_source
+    from harp_ir.report import python_files
+
+    files = python_files([str(source.root / p) for p in source.paths],
+                         tuple(source.exclude))[0]
+    lines = 0
+    for f in files:
+        try:
+            lines += read_source(f).count("\n")
+        except Exception:  # noqa: BLE001  (an unreadable file counts no lines)
+            pass
+    return len(files), lines
+
+
+def where(hint: dict, col: bool = True) -> str:
+    """A hint's place as the verdicts name it: `path:line:col`, or `nb.ipynb:cell N:line:col`
+    (a line can hold two hints of one id); problems name lines only (`col=False`)."""
+    span = hint["span"]
+    cell = f"cell {span['cell']}:" if span.get("cell") is not None else ""
+    return f"{span['file']}:{cell}{span['line']}" + (f":{span['col']}" if col else "")
+
+
+def key(source: str, hint_where: str, hint_id: str) -> tuple[str, str, str]:
+    return source, hint_where, hint_id
+
+
+def load_reviews(path: Path = VERDICTS) -> tuple[dict, list[dict], dict[str, list[str]]]:
+    """(verdicts by key, problems, files read in full by source)."""
+    if not path.exists():
+        return {}, [], {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    verdicts = {}
+    for v in data.get("verdict", []):
+        if v["verdict"] not in VERDICT_VALUES:
+            raise SystemExit(f"{path}: verdict for {v['where']} must be one of "
+                             f"{', '.join(VERDICT_VALUES)}, not {v['verdict']!r}")
+        verdicts[key(v["source"], v["where"], v["id"])] = v
+    read = {s["source"]: s["files"] for s in data.get("read", [])}
+    return verdicts, data.get("problem", []), read
+
+
+def score(outcomes: list[Outcome], verdicts: dict, problems: list[dict]) -> dict:
+    """Precision per hint id, recall, new and lost hints, over the sources analysed."""
+    analysed = {o.source.name for o in outcomes if o.source.root is not None and not o.crash}
+    per_id: dict[str, Counter] = defaultdict(Counter)
+    new, seen = [], set()
+    for o in outcomes:
+        for h in o.hints:
+            k = key(o.source.name, where(h), h["id"])
+            seen.add(k)
+            v = verdicts.get(k)
+            per_id[h["id"]]["hints"] += 1
+            if v is None:
+                per_id[h["id"]]["new"] += 1
+                new.append({"source": o.source.name, "where": k[1], "id": h["id"],
+                            "message": h["message"]})
+            else:
+                per_id[h["id"]][v["verdict"]] += 1
+    lost = [dict(v) for k, v in verdicts.items() if k[0] in analysed and k not in seen]
+    found = {(o.source.name, where(h, col=False)) for o in outcomes for h in o.hints}
+    found_ids = {(o.source.name, where(h, col=False), h["id"]) for o in outcomes
+                 for h in o.hints}
+    counted = [p for p in problems if p["source"] in analysed]
+    flagged = [p for p in counted
+               if (p["source"], p["where"], p.get("id", "")) in found_ids
+               or (not p.get("id", "").startswith("HARP") and (p["source"], p["where"]) in found)]
+    rows = {}
+    for hint_id, c in sorted(per_id.items()):
+        judged = c["TRUE"] + c["FALSE"] + c["DEBATABLE"]
+        rows[hint_id] = {"hints": c["hints"], "TRUE": c["TRUE"], "FALSE": c["FALSE"],
+                         "DEBATABLE": c["DEBATABLE"], "new": c["new"],
+                         "precision": round(c["TRUE"] / judged, 3) if judged else None}
+    totals = Counter()
+    for c in per_id.values():
+        totals.update(c)
+    judged = totals["TRUE"] + totals["FALSE"] + totals["DEBATABLE"]
+    by_kind: dict[str, Counter] = defaultdict(Counter)
+    for p in counted:
+        by_kind[p.get("id") or p["kind"]]["problems"] += 1
+    for p in flagged:
+        by_kind[p.get("id") or p["kind"]]["flagged"] += 1
+    return {
+        "per_id": rows,
+        "overall": {"hints": totals["hints"], "TRUE": totals["TRUE"], "FALSE": totals["FALSE"],
+                    "DEBATABLE": totals["DEBATABLE"], "new": totals["new"],
+                    "precision": round(totals["TRUE"] / judged, 3) if judged else None},
+        "recall": {"problems": len(counted), "flagged": len(flagged),
+                   "recall": round(len(flagged) / len(counted), 3) if counted else None,
+                   "by_kind": {k: dict(v) for k, v in sorted(by_kind.items())},
+                   "missed": [p for p in counted if p not in flagged]},
+        "new": new, "lost": lost,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--only", nargs="*", default=[], metavar="NAME", help="only these sources")
+    p.add_argument("--corpus", type=Path, default=CORPUS)
+    p.add_argument("--verdicts", type=Path, default=VERDICTS)
+    p.add_argument("--cache", type=Path, default=CACHE, help="downloads and unpacked packages")
+    p.add_argument("--repos", type=Path, default=CACHE / "repos", help="repository checkouts")
+    p.add_argument("--mirrors", type=Path, default=MIRRORS, help="local git mirrors")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--timeout", type=int, default=1800, help="seconds per source")
+    p.add_argument("--show", action="store_true", help="list every hint with its verdict")
+    args = p.parse_args(argv)
+    sources = [s for s in load_corpus(args.corpus) if not args.only or s.name in args.only]
+    verdicts, problems, read = load_reviews(args.verdicts)
+    outcomes = []
+    log = sys.stderr
+    for source in sources:
+        if source.kind == "package":
+            prepare_package(source, args.cache)
+        else:
+            prepare_repo(source, args.repos, args.mirrors)
+        if source.skipped:
+            print(f"ecosystem: {source.name} ({source.origin}) skipped: {source.skipped}",
+                  file=log)
+            continue
+        outcome = analyze(source, args.jobs, args.timeout)
+        outcomes.append(outcome)
+        print(f"ecosystem: {source.name} ({source.origin}): {outcome.files} files, "
+              f"{outcome.lines} lines, {len(outcome.hints)} hints, {outcome.seconds:.0f}s"
+              + (f", CRASH {outcome.crash}" if outcome.crash else ""), file=log)
+    result = score(outcomes, verdicts, problems)
+    seconds = sum(o.seconds for o in outcomes)
+    lines = sum(o.lines for o in outcomes)
+    result["sources"] = [{"name": o.source.name, "origin": o.source.origin,
+                          "framework": o.source.framework, "files": o.files, "lines": o.lines,
+                          "hints": len(o.hints), "errors": len(o.errors), "crash": o.crash,
+                          "seconds": round(o.seconds, 1)} for o in outcomes]
+    result["skipped"] = [{"name": s.name, "origin": s.origin, "why": s.skipped}
+                         for s in sources if s.skipped]
+    result["crashes"] = [{"source": o.source.name, "crash": o.crash} for o in outcomes
+                         if o.crash]
+    result["files_read"] = sum(len(v) for k, v in read.items()
+                               if k in {o.source.name for o in outcomes})
+    result["lines_per_second"] = round(lines / seconds) if seconds else None
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print_report(result, outcomes, verdicts, args.show)
+    return 1 if result["crashes"] or result["new"] else 0
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def print_report(result: dict, outcomes: list[Outcome], verdicts: dict, show: bool) -> None:
+    files = sum(s["files"] for s in result["sources"])
+    lines = sum(s["lines"] for s in result["sources"])
+    print(f"{len(result['sources'])} sources analysed, {len(result['skipped'])} skipped; "
+          f"{files} files, {lines} lines, {result['lines_per_second']} lines/s")
+    print(f"\n{'id':<9}{'hints':>6}{'TRUE':>6}{'FALSE':>6}{'DEBAT':>6}{'new':>5}  precision")
+    for hint_id, r in result["per_id"].items():
+        print(f"{hint_id:<9}{r['hints']:>6}{r['TRUE']:>6}{r['FALSE']:>6}{r['DEBATABLE']:>6}"
+              f"{r['new']:>5}  {_pct(r['precision'])}")
+    o = result["overall"]
+    print(f"{'all':<9}{o['hints']:>6}{o['TRUE']:>6}{o['FALSE']:>6}{o['DEBATABLE']:>6}"
+          f"{o['new']:>5}  {_pct(o['precision'])}")
+    r = result["recall"]
+    print(f"\nrecall: {r['flagged']} of {r['problems']} reviewed problems flagged "
+          f"({_pct(r['recall'])}), from {result['files_read']} files read in full")
+    for kind, c in r["by_kind"].items():
+        print(f"  {kind:<32} {c.get('flagged', 0)}/{c['problems']}")
+    for n in [] if show else result["new"]:
+        print(f"NEW  {n['source']}: {n['where']}: {n['id']} {n['message'][:150]}")
+    for v in result["lost"]:
+        print(f"LOST {v['source']}: {v['where']}: {v['id']} (was {v['verdict']})")
+    for c in result["crashes"]:
+        print(f"CRASH {c['source']}: {c['crash']}")
+    errors = sum(s["errors"] for s in result["sources"])
+    if errors:
+        print(f"\n{errors} file(s) or cells harp reported as errors (not valid Python 3, "
+              "or unreadable); run with --show to list them")
+    if show:
+        for o in outcomes:
+            for e in o.errors:
+                print(f"ERROR {o.source.name}: {e}")
+            for h in o.hints:
+                v = verdicts.get(key(o.source.name, where(h), h["id"]))
+                print(f"{v['verdict'] if v else 'NEW':<10} {o.source.name}: {where(h)}: "
+                      f"{h['id']} {h['message'][:160]}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
