@@ -208,6 +208,10 @@ def rewrite(path: Path, old_source: str, new_source: str) -> str:
         raise NotebookError(str(path), None, 1, 1,
                             "not rewritten: its JSON layout is not the one nbformat writes "
                             "(saving it once in Jupyter makes it so)")
+    if any(_MARKER_RE.match(line) for cell in nb.cells if cell.get("cell_type") == "code"
+           for line in cell.source.splitlines()):
+        raise NotebookError(str(path), None, 1, 1,
+                            "not rewritten: a cell holds a line harp uses to mark cells")
     magics = join(nb, str(path)).magics
     before, after = split(old_source, magics), split(new_source, magics)
     if before.keys() != after.keys():

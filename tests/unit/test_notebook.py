@@ -188,3 +188,14 @@ def test_flake8_plugin_names_the_cell(tmp_path):
                                  if "HARP201" in r[2]]
     assert (line, col) == (5, 15)
     assert message.startswith("HARP201 host-sync-in-loop: cell 4:5: ")
+
+
+def test_apply_declines_a_notebook_holding_harps_cell_marker(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    cells = make_notebook(tmp_path / "base.ipynb").cells
+    cells[2] = new_code_cell(cells[2].source + "\n# %% harp cell 9")
+    make_notebook(path, cells)
+    text = path.read_text()
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert "mark cells" in capsys.readouterr().err
+    assert path.read_text() == text
