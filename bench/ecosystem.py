@@ -356,8 +356,13 @@ def print_report(result: dict, outcomes: list[Outcome], verdicts: dict, show: bo
         print(f"  {kind:<32} {c.get('flagged', 0)}/{c['problems']}")
     for n in [] if show else result["new"]:
         print(f"NEW  {n['source']}: {n['where']}: {n['id']} {n['message'][:150]}")
+    lost = Counter(v["verdict"] for v in result["lost"])
+    if lost:
+        print(f"\nlost: {len(result['lost'])} reviewed hints are no longer reported ("
+              + ", ".join(f"{n} {k}" for k, n in sorted(lost.items())) + "); the TRUE ones:")
     for v in result["lost"]:
-        print(f"LOST {v['source']}: {v['where']}: {v['id']} (was {v['verdict']})")
+        if show or v["verdict"] == "TRUE":
+            print(f"LOST {v['source']}: {v['where']}: {v['id']} (was {v['verdict']})")
     for c in result["crashes"]:
         print(f"CRASH {c['source']}: {c['crash']}")
     errors = sum(s["errors"] for s in result["sources"])

@@ -44,6 +44,8 @@ EFFECTS = (
     "sync",  # moves a value from the device/graph to the host and waits for it
     "run",  # executes a built graph (Session.run) and returns its results to the host
     "transfer",  # moves a value between host memory and a device, or host -> tensor
+    "view",  # shares host memory between a tensor and an array (torch `.numpy()`,
+    #          `torch.from_numpy`): no copy, no device wait
     "mutate",  # in-place update of an argument or the receiver
     "random",  # draws from a random number generator (advances its state)
     "io",  # files, printing, logging, network

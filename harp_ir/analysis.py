@@ -71,13 +71,15 @@ def walk(op: ir.Operation) -> Iterator[ir.Operation] | list[ir.Operation]:
 
 @contextmanager
 def cached_walks():
-    """Share walks between passes that add attributes but never add or remove ops."""
+    """Share walks (and facts computed from them) between passes that add attributes but
+    never add or remove ops."""
     global _WALK_CACHE
     _WALK_CACHE = {}
     try:
         yield
     finally:
         _WALK_CACHE = None
+        _ACCELERATOR_CACHE.clear()
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -125,6 +127,10 @@ ASSUMPTIONS: dict[str, str] = {
     "framework-equivalent": "a host computation has a framework-op equivalent",
     "tensor-argument": "a tf.function computes the same with a tensor for a Python number",
     "picklable-dataset": "a dataset can be sent to worker processes",
+    "every-iteration": "a statement in a loop runs on (nearly) every iteration",
+    "logging-cost": "a sync that only feeds a print or a logger is worth removing",
+    "accumulated-only": "the loop only accumulates a synced value, never uses it on the host",
+    "loading-cost": "loading and copying batches is a noticeable part of a training step",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")
@@ -209,7 +215,7 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
         seen.add(string_attr(op, "name"))
     elif op.name in ("host.binop", "host.unop", "host.compare"):
         return  # arithmetic makes a new object: it holds no reference to its operands
-    elif op.name == "host.call" and string_attr(op, "qualname") in _FRESH_FACTORIES:
+    elif op.name == "host.call" and string_attr(op, "qualname") in FRESH_FACTORIES:
         return  # `torch.randn(B, Z)` is a new tensor: it holds neither B nor Z
     elif op.name == "host.call":
         # the result may hold the arguments (`zip(grads, [w])`), not the callee's receiver
@@ -222,7 +228,7 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
 
 #: library calls whose result is a new object that nothing else refers to (not views, not
 #: `from_numpy`, which shares the array's memory)
-_FRESH_FACTORIES = frozenset(f"torch.{n}" for n in (
+FRESH_FACTORIES = frozenset(f"torch.{n}" for n in (
     "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
     "rand", "randn", "randint", "arange", "linspace", "eye", "tensor"))
 
@@ -234,7 +240,7 @@ def fresh_receiver(call: ir.Operation) -> bool:
         return False
     recv = producer(callee.operands[0])
     return recv is not None and recv.name == "host.call" and \
-        string_attr(recv, "qualname") in _FRESH_FACTORIES
+        string_attr(recv, "qualname") in FRESH_FACTORIES
 
 
 def loop_clobbers(loop: ir.Operation) -> set[str]:
@@ -252,11 +258,26 @@ def loop_clobbers(loop: ir.Operation) -> set[str]:
                     string_attr(callee, "qualname"):
                 operands = operands[1:]  # `torch.distributions.Normal(...)` leaves `torch` be
             for v in operands:
-                _loaded_slots(v, names)
+                if not _immutable(v):
+                    _loaded_slots(v, names)
     return names
 
 
-def invariant_in(value: ir.Value, loop: ir.Operation, pure=("pure",),
+def _immutable(value: ir.Value) -> bool:
+    """Whether no call can change `value` in place: a number or string (a constant, or a
+    slot the frontend knows holds one), or a `torch.device`."""
+    op = producer(value)
+    if op is None:
+        return False
+    if op.name == "host.constant" or string_attr(op, "harp.kind") == "scalar":
+        return True
+    made = definition(value, enclosing_scope(op)) if op.name == "host.load" else op
+    return made is not None and made.name == "host.call" and \
+        string_attr(made, "qualname") in ("torch.device", "builtins.str", "builtins.int",
+                                          "builtins.float")
+
+
+def invariant_in(value: ir.Value, loop: ir.Operation, pure=("pure", "view"),
                  clobbered: set[str] | None = None) -> bool:
     """Whether `value` is the same on every iteration of `loop`: computed in the loop only
     from constants, slots the loop does not change (see loop_clobbers), and calls whose
@@ -355,3 +376,405 @@ def constant_value(value: ir.Value):
     if op is None or op.name != "host.constant":
         return NOT_CONSTANT
     return getattr(op.attributes["value"], "value", None)
+
+
+# --- How often a statement runs -------------------------------------------------------
+
+def _branches(op: ir.Operation, loop: ir.Operation) -> list[tuple[ir.Operation, int]]:
+    """(host.if, index of the region holding `op`) for each `if` between `op` and `loop`."""
+    found = []
+    child, parent = op, op.parent
+    while parent is not None and parent != loop:
+        if parent.name == "host.if":
+            region = child.block.region
+            found.append((parent, next(i for i, r in enumerate(parent.regions) if r == region)))
+        child, parent = parent, parent.parent
+    return found
+
+
+def _expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
+    """The value ops an expression is computed by (through operands, not into calls)."""
+    op = producer(value)
+    if op is None or depth > 8:
+        return
+    yield op
+    if op.name in _VALUE_OPS or op.name == "host.boolop":
+        for v in op.operands:
+            yield from _expression_ops(v, depth + 1)
+
+
+
+
+@dataclass(frozen=True)
+class Frequency:
+    """How often a statement in a loop runs: on every iteration, or only when a guard
+    holds (`step % 100 == 0` is periodic, `i == 0` picks one iteration)."""
+
+    guard: str = ""  # the condition's source text, "" when the statement always runs
+    kind: str = "always"  # always, periodic, once, conditional
+
+    def phrase(self, loop: ir.Operation) -> str:
+        """"on every iteration of the `for x` loop (line 3)", or the guarded form."""
+        if self.kind == "always":
+            return f"on every iteration of {describe_loop(loop)}"
+        return f"on the iterations of {describe_loop(loop)} where `{self.guard}` holds"
+
+    def assumption(self, loop: ir.Operation) -> Assumption | None:
+        """What a per-iteration cost hint rests on: nothing for a statement that always
+        runs; a high-risk speculation for a periodic or one-iteration guard (such hints
+        are not worth it at the default level), a medium one for another condition."""
+        if self.kind == "always":
+            return None
+        rare = self.kind in ("periodic", "once")
+        return Assumption("every-iteration", describe_loop(loop), "high" if rare else "medium",
+                          "speculated",
+                          f"it runs only when `{self.guard}` holds" if rare else
+                          f"it runs only when `{self.guard}` holds, assumed most iterations")
+
+
+def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
+    """How often `op` runs in `loop`: the guards of the `if` branches between them. The
+    `else` of a periodic test runs on most iterations, so only `then` branches count."""
+    found = Frequency()
+    for if_op, region in _branches(op, loop):
+        cond = if_op.operands[0]
+        ops = list(_expression_ops(cond))
+        text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
+        if region != 0 or invariant_in(cond, loop, pure=("pure", "sync")):
+            continue  # a test of a setting (`if args.verbose`) runs on all iterations or none
+        if any(o.name == "host.binop" and string_attr(o, "op") == "mod" and
+               not invariant_in(o.result, loop, pure=("pure", "sync")) for o in ops):
+            kind = "periodic"
+        elif any(o.name == "host.compare" and [ir.StringAttr(a).value for a in
+                 ir.ArrayAttr(o.attributes["ops"])] == ["eq"] and
+                 any(constant_value(v) is not NOT_CONSTANT for v in o.operands) for o in ops):
+            kind = "once"
+        else:
+            kind = "conditional"
+        rank = ("always", "conditional", "once", "periodic")
+        if rank.index(kind) > rank.index(found.kind):
+            found = Frequency(text or "the condition", kind)
+    return found
+
+
+# --- Where tensors live ---------------------------------------------------------------
+
+#: calls that say a program places tensors on an accelerator
+_ACCELERATOR_PREFIXES = ("torch.cuda.", "torch.accelerator.", "torch.backends.cudnn",
+                         "torch.backends.mps", "torch.nn.DataParallel", "torch.nn.parallel.",
+                         "torch.distributed.")
+_DEVICE_WORDS = ("cuda", "gpu", "xpu", "mps", "device", "accel", "tpu")
+#: calls that set up training or inference: a file making them is a program that decides
+#: where its tensors live (a file that makes none only handles tensors callers give it)
+_PROGRAM_SETUP = ("torch.optim.", "torch.utils.data.DataLoader")
+
+
+def _names_device(value: ir.Value) -> bool:
+    """Whether an argument names a device other than the CPU: a constant such as "cuda:0",
+    or a name or call that speaks of one (`device`, `args.cuda`, `torch.device(...)`)."""
+    const = constant_value(value)
+    if const is not NOT_CONSTANT:
+        return isinstance(const, str) and any(w in const.lower() for w in _DEVICE_WORDS)
+    text = value_name(value).lower()
+    op = producer(value)
+    if op is not None and op.name == "host.call":
+        text += string_attr(op, "qualname").lower()
+    return any(w in text for w in _DEVICE_WORDS)
+
+
+def _host_module(op: ir.Operation) -> ir.Operation | None:
+    parent = op
+    while parent is not None and parent.name != "host.module":
+        parent = parent.parent
+    return parent
+
+
+_ACCELERATOR_CACHE: dict = {}  # host.module -> Assumption, while walks are cached
+
+
+def accelerator(op: ir.Operation) -> Assumption:
+    """Whether the file holding `op` can put tensors on an accelerator, as the "accelerator"
+    assumption of hints whose benefit needs one (syncs, pinned memory, worker processes).
+    PyTorch runs on the CPU unless the program places tensors elsewhere (`.cuda()`,
+    `.to(device)`, `device=`, `torch.device`, `torch.cuda.*`); a file that never does is
+    CPU-only, a high-risk place for such hints, when it sets up training itself (builds an
+    optimizer or a DataLoader); a file that does not handles tensors its callers place.
+    TensorFlow places ops on a GPU by itself."""
+    module = _host_module(op)
+    if module is None:
+        return Assumption("accelerator", "", "low", "speculated", "")
+    if _WALK_CACHE is not None and module in _ACCELERATOR_CACHE:
+        return _ACCELERATOR_CACHE[module]
+    evidence, tf, program = "", False, False
+    for o in walk(module):
+        if o.name != "host.call":
+            continue
+        qualname, method = string_attr(o, "qualname"), string_attr(o, "method")
+        tf = tf or qualname.startswith("tensorflow.")
+        program = program or qualname.startswith(_PROGRAM_SETUP)
+        args = call_arguments(o)
+        if qualname.startswith(_ACCELERATOR_PREFIXES) or method == "cuda":
+            evidence = qualname or f".{method}()"
+        elif method == "to" and any(_names_device(v) for _, v in args):
+            evidence = ".to(device)"
+        elif qualname == "torch.device" and any(_names_device(v) for _, v in args):
+            evidence = "torch.device(...)"
+        elif any(k == "device" and _names_device(v) for k, v in args):
+            evidence = "device=..."
+        elif any(k == "**" for k, _ in args):
+            continue
+        if evidence:
+            break
+    if evidence:
+        found = Assumption("accelerator", "", "low", "speculated",
+                           f"the program places tensors on an accelerator ({evidence})")
+    elif tf:
+        found = Assumption("accelerator", "", "low", "speculated",
+                           "TensorFlow places ops on a GPU when there is one")
+    elif not program:
+        found = Assumption("accelerator", "", "medium", "speculated",
+                           "the tensors come from callers, which may place them on a GPU")
+    else:
+        found = Assumption("accelerator", "", "high", "speculated",
+                           "nothing in this file places tensors on an accelerator (no "
+                           "`.cuda()`, `.to(device)` or `device=`): on the CPU this costs "
+                           "little")
+    if _WALK_CACHE is not None:
+        _ACCELERATOR_CACHE[module] = found
+    return found
+
+
+# --- What a value feeds ---------------------------------------------------------------
+
+#: calls that only show or save a value for a person: printing, logging, progress bars,
+#: plots, image files
+_OUTPUT_QUALNAMES = ("builtins.print", "logging.", "matplotlib.", "tqdm.", "wandb.log",
+                     "torchvision.utils.save_image")
+_OUTPUT_METHODS = frozenset({
+    "write", "info", "debug", "warning", "error", "log", "add_scalar", "add_scalars",
+    "add_histogram", "add_image", "set_postfix", "set_postfix_str", "set_description",
+    "plot", "imshow", "text", "scatter", "set_title", "histo_summary", "scalar_summary"})
+#: ops that compute a new host value from a value on its way to a use
+_PASS_THROUGH = ("host.binop", "host.unop", "host.tuple", "host.list", "host.dict",
+                 "host.fstring", "host.getitem", "host.getattr", "host.compare")
+_ACCUMULATE_METHODS = frozenset({"append", "extend"})
+
+
+def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]:
+    """What the host does with `value`: "output" (it reaches a print, a logger, a plot or
+    an image file, through formatting and host computation), "accumulate" (`total += v`,
+    `values.append(v)`, and whatever the loop does with `total` besides), "host" (anything
+    else: a branch, an index, a call, a container store), followed through the locals of
+    `scope`; nothing for a value never used. A sync whose value is only output is a
+    logging cost; one whose value is only accumulated, or unused, can stay on the
+    device."""
+    if depth > 6:
+        return {"host"}
+    found: set[str] = set()
+    for use in value.uses:
+        op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        if op.name == "host.call":
+            qualname, method = string_attr(op, "qualname"), string_attr(op, "method")
+            if qualname.startswith(_OUTPUT_QUALNAMES) or method in _OUTPUT_METHODS:
+                found.add("output")
+            elif method in _ACCUMULATE_METHODS and use.operand_number > 0:
+                found.add("accumulate")
+            elif qualname.startswith(("numpy.", "math.", "builtins.")) or method == "format" \
+                    or string_attr(op, "effect") in ("pure", "view", "sync"):
+                found |= value_uses(op.result, scope, depth + 1)  # host computation
+            else:
+                found.add("host")
+        elif op.name == "host.binop" and _accumulates(op):
+            # `total += v`: what else the loop does with `total` is what it does with v
+            found |= {"accumulate"} | _accumulator_uses(op, scope, depth)
+        elif op.name in _PASS_THROUGH:
+            found |= value_uses(op.result, scope, depth + 1)
+        elif op.name == "host.store":
+            found |= _slot_uses(string_attr(op, "name"), scope, depth)
+        else:
+            found.add("host")
+    return found
+
+
+def _accumulator_uses(binop: ir.Operation, scope: ir.Operation, depth: int) -> set[str]:
+    """What the loop around an accumulation (`total += v`) does with `total` besides
+    accumulating: printing it every step makes each step need `v` on the host."""
+    loop = enclosing_loop(binop)
+    if loop is None:
+        return set()
+    name = next(string_attr(u.owner.operation, "name") for u in binop.result.uses
+                if u.owner.operation.name == "host.store")
+    found: set[str] = set()
+    for o in walk(loop):
+        if o.name != "host.load" or string_attr(o, "name") != name or \
+                frequency(o, loop).kind in ("periodic", "once"):
+            continue  # read at a log interval: the sync moves there, as it should
+        for use in o.result.uses:
+            user = use.owner.operation
+            if user.name == "host.binop" and _accumulates(user):
+                continue
+            found |= value_uses(user.result, scope, depth + 1) if user.name in \
+                _PASS_THROUGH else {"output"} if _is_output(user) else {"host"}
+    return found
+
+
+def _is_output(op: ir.Operation) -> bool:
+    return op.name == "host.call" and (
+        string_attr(op, "qualname").startswith(_OUTPUT_QUALNAMES)
+        or string_attr(op, "method") in _OUTPUT_METHODS)
+
+
+def _accumulates(binop: ir.Operation) -> bool:
+    """`total += v` (or `total = total + v`): a sum stored back into the slot it read."""
+    if string_attr(binop, "op") not in ("add", "sub", "mul", "truediv"):
+        return False
+    loaded = {string_attr(producer(v), "name") for v in binop.operands
+              if producer(v) is not None and producer(v).name == "host.load"}
+    return any(u.owner.operation.name == "host.store" and
+               string_attr(u.owner.operation, "name") in loaded
+               for u in binop.result.uses if hasattr(u.owner, "operation"))
+
+
+def _slot_uses(name: str, scope: ir.Operation, depth: int) -> set[str]:
+    """What the loads of a local do with it (a local stored more than once is "host")."""
+    ops = walk(scope)
+    if sum(1 for o in ops if o.name == "host.store" and string_attr(o, "name") == name) != 1:
+        return {"host"}
+    found: set[str] = set()
+    for o in ops:
+        if o.name == "host.load" and string_attr(o, "name") == name:
+            found |= value_uses(o.result, scope, depth + 1)
+    return found
+
+
+def on_cpu(value: ir.Value, depth: int = 0) -> bool:
+    """Whether `value` is a tensor a factory made on the CPU in this expression
+    (`torch.randint(...)`, `torch.tensor(list)[i]`, no `device=`): it needs no sync."""
+    op = producer(value)
+    if op is None or depth > 6:
+        return False
+    if op.name == "host.call" and string_attr(op, "qualname") in FRESH_FACTORIES:
+        return not any(k == "device" or k.startswith("*") for k, _ in call_arguments(op))
+    if op.name == "host.getitem":
+        return on_cpu(op.operands[0], depth + 1)
+    if op.name == "host.call" and string_attr(op, "method") and \
+            string_attr(op, "effect") == "pure":
+        callee = producer(op.operands[0])
+        return callee is not None and callee.name == "host.getattr" and \
+            on_cpu(callee.operands[0], depth + 1)
+    return False
+
+
+#: methods that run a model or a training step
+_WORK_METHODS = frozenset({"backward", "step", "run", "forward", "apply_gradients",
+                           "minimize", "gradient", "train_on_batch", "fit", "predict"})
+
+
+def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
+    """Whether an iteration of `loop` runs a model, a training step or a graph (a module
+    call, `backward`, an optimizer step, `Session.run`, a user function) or iterates
+    batches: a hot loop, as opposed to one over parameters, plots or a few results.
+    `strict` leaves out calls of user functions and of callables of unknown kind."""
+    iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
+    if iterable is not None and string_attr(iterable, "harp.kind") == "dataloader":
+        return True
+    if iterable is not None and small_range(iterable):
+        return False  # `for i in range(5)`: a handful of iterations
+    for op in walk(loop):
+        if op.name != "host.call":
+            continue
+        if string_attr(op, "method") in _WORK_METHODS or \
+                string_attr(op, "qualname") == SESSION_RUN:
+            return True
+        if not strict and not string_attr(op, "harp.receiver") and \
+                string_attr(op, "qualname").startswith(("torch.", "tensorflow.")) and \
+                string_attr(op, "effect") in ("pure", "random"):
+            return True  # tensor computation (`tf.matmul(x, w)`), not just a conversion
+        callee = producer(op.operands[0])
+        if callee is None:
+            continue
+        kind = string_attr(callee, "harp.kind")
+        if kind == "module" or (not strict and kind == "function" and not string_attr(
+                op, "qualname").startswith(("builtins.", "numpy."))):
+            return True
+        if not strict and callee.name == "host.load" and not string_attr(op, "qualname") \
+                and not kind and string_attr(callee, "scope") != "builtin":
+            return True  # a callable the program was given (`model(x)` of a parameter)
+    return False
+
+
+def small_range(call: ir.Operation) -> bool:
+    """`range(c)` or `range(a, c)` with constant bounds of at most 16 iterations."""
+    if call.name != "host.call" or string_attr(call, "qualname") != "builtins.range":
+        return False
+    bounds = [constant_value(v) for v in list(call.operands)[1:]]
+    if not bounds or len(bounds) > 2 or not all(isinstance(b, int) for b in bounds):
+        return False
+    return (bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)) <= 16
+
+
+def called_function(call: ir.Operation) -> ir.Operation | None:
+    """The `host.func` a call of a local or module-level function runs, if this file
+    defines it (`train(model, loader)` -> `def train`)."""
+    callee = producer(call.operands[0])
+    if callee is None or callee.name != "host.load":
+        return None
+    for scope in (enclosing_scope(call), _host_module(call)):
+        made = definition(call.operands[0], scope) if scope is not None else None
+        if made is not None and made.name == "host.func":
+            return made
+    return None
+
+
+def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
+    """Whether an iteration of `loop` also runs a loop over batches or model calls that
+    does not hold `op`, in its body, in a function of this file it calls, or in one it
+    hands a DataLoader (`for epoch: train(model, loader)`): then `loop` is an outer loop
+    (once per epoch), and `op` runs a few times, not per batch."""
+    for inner in walk(loop):
+        if inner.name in LOOPS and _is(enclosing_loop(inner), loop) and \
+                not _holds(inner, op) and does_model_work(inner, strict=True):
+            return True
+        if inner.name == "host.call" and _is(enclosing_loop(inner), loop) and \
+                not string_attr(inner, "qualname").startswith(("builtins.", "torch.")):
+            if any(value_kind(v) == "dataloader" for v in list(inner.operands)[1:]):
+                return True  # `train(model, train_loader)`: it loops over the batches
+            func = called_function(inner)
+            if func is not None and not _holds(func, op) and any(
+                    o.name in LOOPS and does_model_work(o, strict=True) for o in walk(func)):
+                return True
+    return False
+
+
+def _is(a: ir.Operation | None, b: ir.Operation) -> bool:
+    """`a == b` for ops that may be None (the bindings' `==` raises on None)."""
+    return a is not None and a == b
+
+
+def _holds(outer: ir.Operation, op: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent == outer:
+            return True
+        parent = parent.parent
+    return False
+
+
+def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
+    """The op computing `value`, seen through a local stored once in `scope`
+    (`ds = TensorDataset(x, y); DataLoader(ds)` gives the TensorDataset call)."""
+    op = producer(value)
+    if op is None or op.name != "host.load":
+        return op
+    name = string_attr(op, "name")
+    stores = [o for o in walk(scope) if o.name == "host.store" and
+              string_attr(o, "name") == name]
+    return producer(stores[0].operands[0]) if len(stores) == 1 else None
+
+
+def enclosing_scope(op: ir.Operation) -> ir.Operation:
+    """The function, class or module whose locals `op` reads and writes."""
+    parent = op.parent
+    while parent is not None and parent.name not in SCOPES:
+        parent = parent.parent
+    return parent if parent is not None else op

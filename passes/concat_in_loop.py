@@ -5,8 +5,10 @@ Finds: `x = torch.cat([x, y])` (also `torch.stack`, `tf.concat`, `tf.stack`,
 is stored back into a slot that is also an input: every iteration copies everything
 accumulated so far, so the loop is quadratic in its length.
 
-Assumes: nothing reads the partial result inside the loop other than the concatenation
-itself (if it does, the refactoring must keep a running copy).
+Not reported when the loop reads the partial result elsewhere: then every iteration needs
+it whole (autoregressive generation, dense blocks), and nothing can be deferred.
+
+Assumes: the loop runs more than once.
 """
 
 from __future__ import annotations
@@ -42,6 +44,22 @@ def _loaded_names(value) -> set[str]:
     return set()
 
 
+def _read_elsewhere(name: str, concat, loop) -> bool:
+    """Whether the loop reads `name` other than as an input of the concatenation: then each
+    iteration needs the whole partial result (autoregressive generation feeds it to the
+    model, a dense block to the next layer), and deferring the concatenation is wrong."""
+    own = list(concat.operands)[1:]
+    for o in walk(loop):
+        if o.name != "host.load" or string_attr(o, "name") != name:
+            continue
+        if not all(use.owner.operation == concat or
+                   (use.owner.operation.name in ("host.list", "host.tuple") and
+                    any(use.owner.operation.result == v for v in own))
+                   for use in o.result.uses):
+            return True
+    return False
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         if op.name != "host.call" or string_attr(op, "qualname") not in CONCATENATIONS:
@@ -52,7 +70,7 @@ def run(module, pass_=None) -> None:
         inputs = {n for v in list(op.operands)[1:] for n in _loaded_names(v)}
         stored = {string_attr(use.owner.operation, "name") for use in op.result.uses
                   if use.owner.operation.name == "host.store"}
-        grown = sorted(inputs & stored)
+        grown = sorted(name for name in inputs & stored if not _read_elsewhere(name, op, loop))
         if not grown:
             continue
         name, what = grown[0], string_attr(op, "qualname")
@@ -61,6 +79,6 @@ def run(module, pass_=None) -> None:
                    f"append the pieces to a list and concatenate once after the loop")
         record_hint(op, HINT, message, [
             loop_runs(loop),
-            Assumption("no-partial-use", name, "low", "speculated",
-                       "the partial result is not needed inside the loop"),
+            Assumption("no-partial-use", name, "low", "proved",
+                       "the loop reads the partial result only to concatenate to it"),
         ])

@@ -1,10 +1,10 @@
 """--harp-graph-round-trip (HARP204): a tensor taken to the host, computed on, and
 turned back into a tensor inside a loop.
 
-Finds: a transfer into the framework (`torch.tensor`, `torch.from_numpy`, `tf.constant`,
+Finds: a crossing into the framework (`torch.tensor`, `torch.from_numpy`, `tf.constant`,
 `tf.convert_to_tensor`) inside a loop whose input was computed, in the same iteration,
-from a device-to-host sync (`.numpy()`, `.item()`, `.tolist()`, `.cpu()`): two
-transfers and a Python/numpy computation that framework ops would do on the device.
+from a crossing to the host (`.numpy()`, `.item()`, `.tolist()`, `.cpu()`): two
+crossings and a Python/numpy computation that framework ops would do on the device.
 
 Assumes: the host computation has a framework equivalent (numpy arithmetic and
 reductions do).
@@ -24,13 +24,23 @@ from harp_ir.analysis import (
 HINT = "HARP204"
 
 
+def _crossing(op) -> str:
+    """"host" for a call that makes a host value of a tensor (a sync, or torch's `.numpy()`
+    view), "graph" for one that makes a tensor of a host value (a transfer, or
+    `torch.from_numpy`), else ""."""
+    effect = string_attr(op, "effect")
+    if effect == "view":
+        return "graph" if string_attr(op, "harp.kind") == "tensor" else "host"
+    return {"sync": "host", "transfer": "graph"}.get(effect, "")
+
+
 def _from_sync(value, loop, stored: dict, depth: int = 0) -> str:
     """The sync (as `x.numpy()`) that `value` derives from within the loop, or ""."""
     owner = value.owner
     if depth > 12 or not hasattr(owner, "operation"):
         return ""
     op = owner.operation
-    if op.name == "host.call" and string_attr(op, "effect") == "sync":
+    if op.name == "host.call" and _crossing(op) == "host":
         return f"{string_attr(op, 'harp.receiver') or 'a tensor'}.{string_attr(op, 'method')}()"
     if op.name == "host.load":
         for v in stored.get(string_attr(op, "name"), []):
@@ -49,7 +59,7 @@ def _from_sync(value, loop, stored: dict, depth: int = 0) -> str:
 
 def run(module, pass_=None) -> None:
     for op in walk(module):
-        if op.name != "host.call" or string_attr(op, "effect") != "transfer":
+        if op.name != "host.call" or _crossing(op) != "graph":
             continue
         loop = enclosing_loop(op)
         if loop is None:

@@ -1,30 +1,43 @@
 """--harp-host-sync-in-loop (HARP201): a tensor turned into a host value inside a loop.
 
-Finds: ops whose effect is `sync` (from the API catalogue: `Tensor.item`, `.numpy()`,
-`.cpu()`, `.tolist()`; from the frontend: `float(t)`/`int(t)`/`bool(t)` and `host.truth`
-of a tensor condition) nested in a `host.for` or `host.while` of the same scope.
+Finds: ops whose effect is `sync` (from the API catalogue: `Tensor.item`, `.cpu()`,
+`.tolist()`, TF's `.numpy()`, not torch's `.numpy()`, which only works on a CPU tensor and
+waits for nothing; from the frontend: `float(t)`/`int(t)`/`bool(t)` and `host.truth` of a
+tensor condition) nested in a `host.for` or `host.while` of the same scope. One problem is
+one hint: in `t.cpu().item()` only the first sync waits.
 
 How: every such op blocks the host until the device has produced the value, so the loop
 cannot run ahead of the device. The frontend decided which values are tensors; this pass
-only reads the effects and facts recorded on the IR.
+reads the effects and facts recorded on the IR and the shared facts of analysis.py: how
+often the statement runs (a guard such as `step % 100 == 0`), whether the file can use an
+accelerator at all, and whether the value only feeds a print or a logger.
 
 Assumes: the value is a tensor (proved or speculated, as the frontend recorded), the
-loop runs more than once, and the benefit needs an asynchronous device (on a CPU the sync
-is cheap, but `.item()` still forces a dispatch). A sync in a loop that also runs an inner
-loop (an epoch loop logging once per epoch) rests on a high-risk "hot-loop" assumption,
-so it is reported only at the aggressive level.
+loop runs more than once, and the benefit needs an asynchronous device. High-risk
+speculations, shown only at the aggressive level: a sync in a loop that also runs an
+inner loop (an epoch loop), one under a periodic guard, one in a file that never places a
+tensor on an accelerator, one in a loop that runs no model or training step (over
+parameters or plots), one whose value only feeds logging (removing it would drop the
+output), and one whose value the loop uses on the host (a branch, an index, a call).
 """
 
 from __future__ import annotations
 
 from harp_ir.analysis import (
-    LOOPS,
     Assumption,
+    accelerator,
     describe_loop,
+    does_model_work,
     enclosing_loop,
+    enclosing_scope,
+    frequency,
     loop_runs,
+    on_cpu,
+    producer,
     record_hint,
+    runs_inner_loop,
     string_attr,
+    value_uses,
     walk,
 )
 
@@ -44,29 +57,69 @@ def _what(op) -> str:
     return f"`{qualname}({_subject(op)})`"
 
 
-def _message(op, loop) -> str:
-    subject, where = _subject(op), describe_loop(loop)
+def _message(op, loop, how_often: str, logging: bool) -> str:
+    subject = _subject(op)
     if op.name == "host.truth":
         return (f"the condition `{subject}` is a tensor: testing it copies it to the host and "
-                f"waits for the device on every iteration of {where}; test it on the device "
+                f"waits for the device {how_often}; test it on the device "
                 f"less often (every N steps) or once after the loop")
-    return (f"{_what(op)} copies `{subject}` to the host and waits for the device on every "
-            f"iteration of {where}; keep it on the device (accumulate with tensor ops) and "
+    if logging:
+        return (f"{_what(op)} copies `{subject}` to the host and waits for the device "
+                f"{how_often}, only to print or log it; log less often, or keep the "
+                f"values on the device and convert them when you log")
+    return (f"{_what(op)} copies `{subject}` to the host and waits for the device "
+            f"{how_often}; keep it on the device (accumulate with tensor ops) and "
             f"convert once after the loop")
 
 
-def _contains(outer, op) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent == outer:
+def _is_sync(op) -> bool:
+    return op.name in _SYNC_OPS and string_attr(op, "effect") == "sync"
+
+
+def _receiver(op):
+    """The value a method sync converts (`t` of `t.item()`), or None."""
+    if op.name != "host.call" or not string_attr(op, "method"):
+        return None
+    callee = producer(op.operands[0])
+    return callee.operands[0] if callee is not None and callee.name == "host.getattr" else None
+
+
+def _no_wait(op) -> bool:
+    """Whether the converted tensor is on the host already: the result of another sync
+    (`t.cpu().item()`: only the first one waits) or of a factory that made it on the CPU
+    (`torch.randint(0, n, (1,)).item()`)."""
+    recv = _receiver(op)
+    if recv is None:
+        return False
+    made = producer(recv)
+    return (made is not None and _is_sync(made)) or on_cpu(recv)
+
+
+def _same(a, b) -> bool:
+    return a is not None and a == b
+
+
+def _synced_anyway(op, loop) -> bool:
+    """Whether another sync of the same value runs on every iteration of `loop` for a use
+    that needs it on the host (a print every step, a branch): removing this one then saves
+    no wait."""
+    subject = string_attr(op, "harp.receiver")
+    if not subject:
+        return False
+    for other in walk(loop):
+        if other == op or not _is_sync(other) or other.name != "host.call" or \
+                string_attr(other, "harp.receiver") != subject or \
+                frequency(other, loop).kind != "always" or \
+                not _same(enclosing_loop(other), loop):
+            continue
+        if value_uses(other.result, enclosing_scope(other)) - {"accumulate"}:
             return True
-        parent = parent.parent
     return False
 
 
 def run(module, pass_=None) -> None:
     for op in walk(module):
-        if op.name not in _SYNC_OPS or string_attr(op, "effect") != "sync":
+        if not _is_sync(op) or _no_wait(op):
             continue
         loop = enclosing_loop(op)
         if loop is None:
@@ -77,14 +130,36 @@ def run(module, pass_=None) -> None:
             Assumption("tensor", subject, "medium" if reason else "low",
                        "speculated" if reason else "proved", reason),
             loop_runs(loop),
-            Assumption("accelerator", "", "low", "speculated",
-                       "the sync costs most when the tensor lives on a GPU"),
+            accelerator(op),
         ]
-        if any(inner.name in LOOPS and enclosing_loop(inner) == loop and
-               not _contains(inner, op) for inner in walk(loop)):
+        how_often = frequency(op, loop)
+        if how_often.assumption(loop):
+            assumptions.append(how_often.assumption(loop))
+        if not does_model_work(loop):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "an iteration runs no model, training step or batch (a loop over "
+                "parameters, plots or a few results)"))
+        elif runs_inner_loop(loop, op):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop also runs an inner loop, so it may run only a few times "
                 "(once per epoch)"))
-        message = _message(op, loop)
-        record_hint(op, HINT, message, assumptions)
+        uses = value_uses(op.result, enclosing_scope(op)) if op.name == "host.call" \
+            else {"host"}
+        logging = "output" in uses and "host" not in uses  # printed on every step
+        if logging:
+            assumptions.append(Assumption(
+                "logging-cost", subject, "high", "speculated",
+                "the value only feeds a print, a logger or a plot: the output needs it"))
+        elif "host" in uses:
+            assumptions.append(Assumption(
+                "accumulated-only", subject, "high", "speculated",
+                "the loop uses the value on the host (a branch, an index, a call), so it "
+                "must be copied there"))
+        elif _synced_anyway(op, loop):
+            assumptions.append(Assumption(
+                "accumulated-only", subject, "high", "speculated",
+                f"`{subject}` is copied to the host on each iteration anyway, by another "
+                f"sync the loop needs"))
+        record_hint(op, HINT, _message(op, loop, how_often.phrase(loop), logging), assumptions)

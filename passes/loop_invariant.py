@@ -14,13 +14,16 @@ Assumes: no input is mutated through an alias in the loop (speculated from the l
 from __future__ import annotations
 
 from harp_ir.analysis import (
+    FRESH_FACTORIES,
     Assumption,
     describe_loop,
     enclosing_loop,
+    frequency,
     invariant_in,
     loop_mutates,
     producer,
     record_hint,
+    small_range,
     string_attr,
     value_kind,
     walk,
@@ -64,6 +67,10 @@ def run(module, pass_=None) -> None:
         users = [use.owner.operation for use in op.result.uses]
         if any(_candidate(u, loop) for u in users if u.name == "host.call"):
             continue  # the enclosing computation is reported instead
+        if string_attr(op, "qualname") in FRESH_FACTORIES and any(
+                u.name in ("host.append", "host.list", "host.tuple", "host.setitem")
+                or u.name == "host.call" for u in users):
+            continue  # `[torch.zeros_like(t) for _ in ...]`: each element must be its own
         stored = [string_attr(u, "name") for u in users if u.name == "host.store"]
         if any(loop_mutates(loop) & {n} and _mutated_in_place(loop, n) for n in stored):
             continue
@@ -72,11 +79,20 @@ def run(module, pass_=None) -> None:
         message = (f"`{what}`{target} computes the same tensor on every iteration of "
                    f"{describe_loop(loop)}: its inputs do not change in the loop; hoist it "
                    f"into a variable before the loop")
-        record_hint(op, HINT, message, [
+        assumptions = [
             Assumption("pure", what, "low", "proved", "the API catalogue marks it pure"),
             Assumption("no-alias", describe_loop(loop), "medium", "speculated",
                        "no input is changed through another name in the loop"),
-        ])
+        ]
+        how_often = frequency(op, loop).assumption(loop)
+        if how_often:
+            assumptions.append(how_often)
+        iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
+        if iterable is not None and small_range(iterable):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "a handful of iterations (a constant range): hoisting saves little"))
+        record_hint(op, HINT, message, assumptions)
 
 
 def _mutated_in_place(loop, name: str) -> bool:

@@ -20,6 +20,7 @@ from harp_ir.analysis import (
     SCOPES,
     Assumption,
     describe_loop,
+    does_model_work,
     record_hint,
     string_attr,
     walk,
@@ -74,7 +75,7 @@ def run(module, pass_=None) -> None:
             continue
         body = list(walk(loop))
         if any(o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS
-               for o in body):
+               for o in body) or _backward_after(loop):
             continue
         reported.append(loop)
         opaque_calls = any(o.name == "host.call" and string_attr(o, "effect") == "unknown"
@@ -82,8 +83,48 @@ def run(module, pass_=None) -> None:
         message = (f"`{model}(...)` runs with autograd recording on every iteration of "
                    f"{describe_loop(loop)}, which never calls backward(): wrap the loop in "
                    f"`with torch.inference_mode():` (or `torch.no_grad()`)")
-        record_hint(loop, HINT, message, [
+        assumptions = [
             Assumption("no-backward", describe_loop(loop), "medium" if opaque_calls else "low",
                        "speculated", "no function called in the loop runs backward, and the "
                        "outputs are not kept for a later backward"),
-        ])
+        ]
+        if not does_model_work(loop):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "a handful of iterations (a constant range): the graphs cost little"))
+        record_hint(loop, HINT, message, assumptions)
+
+
+def _backward_after(loop) -> bool:
+    """Whether a training step after `loop`, in the block that holds it, uses what the
+    loop computed (a style loss summed over feature maps, then `backward()`): then the
+    graph the loop records is needed."""
+    tainted = {string_attr(o, "name") for o in walk(loop) if o.name == "host.store"}
+    after = False
+    for child in loop.block.operations:
+        op = child.operation
+        if op == loop:
+            after = True
+            continue
+        if not after:
+            continue
+        for o in [op, *walk(op)]:
+            if o.name == "host.store":  # rebinding a name to other data clears it
+                if _reads(o.operands[0], tainted):
+                    tainted.add(string_attr(o, "name"))
+                else:
+                    tainted.discard(string_attr(o, "name"))
+            elif o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS \
+                    and any(_reads(v, tainted) for v in o.operands):
+                return True
+    return False
+
+
+def _reads(value, names: set[str], depth: int = 0) -> bool:
+    """Whether the expression computing `value` loads one of `names`."""
+    op = value.owner.operation if hasattr(value.owner, "operation") else None
+    if op is None or depth > 10:
+        return False
+    if op.name == "host.load":
+        return string_attr(op, "name") in names
+    return not op.regions and any(_reads(v, names, depth + 1) for v in op.operands)

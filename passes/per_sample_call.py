@@ -14,7 +14,9 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    producer,
     record_hint,
+    small_range,
     string_attr,
     walk,
 )
@@ -68,8 +70,14 @@ def run(module, pass_=None) -> None:
         message = (f"`{model}` is called on one example per iteration of "
                    f"{describe_loop(loop)}; the calls are independent: call it once on the "
                    f"whole batch")
-        record_hint(op, HINT, message, [
+        assumptions = [
             Assumption("independent-examples", model, "medium", "speculated",
                        "the model treats examples independently (eval mode, no batch "
                        "statistics)"),
-        ])
+        ]
+        iterable = producer(loop.operands[0])
+        if iterable is not None and small_range(iterable):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "a handful of iterations (a constant range): batching saves little"))
+        record_hint(op, HINT, message, assumptions)

@@ -6,15 +6,31 @@ structurally equal arguments (the same slots, not written in between, the same c
 the same pure sub-expressions). Any write to an involved slot, or a call that may mutate
 (effect mutate or unknown), in between ends the match.
 
+Only computations worth a variable are reported: matrix products, convolutions, linear
+algebra, distances and reductions over whole tensors (`_COSTLY`); an element-wise op or a
+view (`x.t()`, `y.view_as(x)`) costs about as much as reading a saved result.
+
 Assumes: the computation is pure (from the API catalogue) and no argument is changed
 through an alias between the two calls.
 """
 
 from __future__ import annotations
 
+import re
+
 from harp_ir.analysis import Assumption, record_hint, span, string_attr, value_kind, walk
 
 HINT = "HARP302"
+#: the last part of a qualname (torch.matmul, tensorflow.linalg.inv...) that makes a call
+#: costly enough to be worth reusing
+_COSTLY = re.compile(r"(^|\.)(matmul|mm|bmm|einsum|tensordot|conv\w*|cdist|inv\w*|solve|"
+                     r"svd|eig\w*|cholesky|qr|det|pinv|fft\w*|norm|softmax|log_softmax|"
+                     r"logsumexp)$")
+
+
+def _costly(op) -> bool:
+    name = string_attr(op, "qualname")
+    return bool(_COSTLY.search(name)) or ".linalg." in name
 
 
 def _key(value, depth=0):
@@ -86,6 +102,8 @@ def _check_block(block):
     for op, first in repeats:
         if any(use.owner.operation == other for use in op.result.uses for other in repeated):
             continue  # part of a larger repeated computation: report that one
+        if not _costly(op):
+            continue
         message = (f"`{string_attr(op, 'qualname') or 'this computation'}` with the same "
                    f"inputs was already computed at line {first}; reuse that result instead "
                    f"of evaluating it again")

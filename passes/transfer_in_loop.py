@@ -2,7 +2,8 @@
 device inside a loop.
 
 Finds: calls whose effect is `transfer` (`.to(device)`, `.cuda()`, `torch.tensor(a)`,
-`torch.from_numpy`, `tf.convert_to_tensor`, `tf.constant`) inside a loop, all of whose
+`tf.convert_to_tensor`, `tf.constant`; not `torch.from_numpy`, which shares the array's
+memory) inside a loop, all of whose
 operands are loop-invariant: the same host data crosses to the device every iteration.
 
 Assumes: the source is not mutated through an alias inside the loop (the loop's
@@ -15,9 +16,13 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    frequency,
     invariant_in,
     loop_runs,
+    producer,
     record_hint,
+    runs_inner_loop,
+    small_range,
     string_attr,
     value_name,
     walk,
@@ -40,8 +45,17 @@ def run(module, pass_=None) -> None:
         message = (f"`{source}` is moved to the device (`{what}`) on every iteration of "
                    f"{describe_loop(loop)} but does not change in the loop; convert it "
                    f"once before the loop and reuse the result")
-        record_hint(op, HINT, message, [
+        assumptions = [
             Assumption("no-alias", source, "medium", "speculated",
                        "the loop does not change it through another name"),
             loop_runs(loop),
-        ])
+        ]
+        how_often = frequency(op, loop).assumption(loop)
+        if how_often:
+            assumptions.append(how_often)
+        iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
+        if runs_inner_loop(loop, op) or (iterable is not None and small_range(iterable)):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "the loop runs an inner loop (once per epoch) or a handful of times"))
+        record_hint(op, HINT, message, assumptions)

@@ -173,6 +173,14 @@ class Lowerer:
                     and args[0].fact.kind == "tensor":
                 return Fact("scalar"), qualname, "sync"
             result = Fact(api.returns, framework_of(qualname))
+            if qualname == "builtins.enumerate" and args:  # (index, element) pairs
+                return (Fact("unknown", status="speculated", element=Fact(
+                    "unknown", parts=(Fact("scalar"), _element_fact(args[0].fact)))),
+                    qualname, effect)
+            if qualname == "builtins.zip" and args:  # tuples of the elements
+                return (Fact("unknown", status="speculated", element=Fact(
+                    "unknown", parts=tuple(_element_fact(a.fact) for a in args))),
+                    qualname, effect)
             if qualname in _COMPILERS and args:  # f = tf.function(g)
                 inner = args[0].fact if args[0].fact.kind == "function" else result
                 return replace(inner, compiled=qualname), qualname, effect
@@ -829,8 +837,9 @@ class Lowerer:
         return V(op.result, tensor or UNKNOWN)
 
     def truth(self, value: V, node) -> ir.Value:
-        """The implicit bool() of a condition: a sync when the value is a tensor."""
-        attrs = {}
+        """The implicit bool() of a condition: a sync when the value is a tensor. Its source
+        text is kept, so a hint can name the guard of a statement (`step % 100 == 0`)."""
+        attrs = {"harp.source": s(self.code(node))}
         if value.fact.kind == "tensor":
             attrs["effect"] = s("sync")
             attrs["harp.receiver"] = s(value.name or self.code(node))

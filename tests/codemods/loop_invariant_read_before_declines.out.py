@@ -4,7 +4,8 @@ torch.manual_seed(0)
 W = torch.randn(3, 3)
 scale = torch.ones(())
 history = []
-for step in range(3):
+steps = 3
+for step in range(steps):
     history.append(float(scale))
     scale = torch.norm(W)
 print(history)

@@ -2,6 +2,7 @@ import torch as T
 
 model = T.nn.Linear(3, 1)
 x = T.ones(1, 3)
-for i in range(2):
+n = 2
+for i in range(n):
     y = model(x)
 print(y.sum().item())

@@ -5,9 +5,10 @@ data = np.arange(8, dtype="float32").reshape(2, 4)
 w = torch.ones(4, 1)
 total = torch.zeros(())
 
+steps = 3
 # train
-x = torch.from_numpy(data)
+x = torch.tensor(data)
 sum_hoisted = (x @ w).sum()
-for step in range(3):
+for step in range(steps):
     total = total + sum_hoisted
 print(total.item())

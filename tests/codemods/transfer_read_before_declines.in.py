@@ -4,7 +4,8 @@ import torch
 data = np.ones(3, dtype="float32")
 x = torch.zeros(3)
 seen = []
-for step in range(3):
+steps = 3
+for step in range(steps):
     seen.append(x.sum().item())
     x = torch.tensor(data)
 print(seen)

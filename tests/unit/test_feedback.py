@@ -11,10 +11,10 @@ from harp_ir.report import Hint
 
 SRC = """import torch
 from torch import nn
-model = nn.Linear(4, 1)
+model = nn.Linear(4, 1).to(torch.device("cuda" if torch.cuda.is_available() else "cpu"))
 w = torch.randn(4, 4)
 out = torch.empty(0, 4)
-for step in range(3):
+for step in range(w.shape[0] * 100):
     loss = model(torch.randn(2, 4)).sum()
     total = loss.item()
     out = torch.cat([out, w])
@@ -128,8 +128,8 @@ def test_sarif_has_the_required_fields(tmp_path, capsys):
 
 def test_dynamic_features_add_a_not_patched_assumption(tmp_path, capsys):
     (tmp_path / "train.py").write_text(
-        "import torch\ntorch.randn = lambda *a: 0\nfor i in range(3):\n"
-        "    v = torch.ones(1).item()\n")
+        "import torch\ntorch.randn = lambda *a: 0\nn = 100\nfor i in range(n):\n"
+        "    v = torch.ones(1, device='cuda').item()\n")
     harp.main(["analyze", "--format", "json", str(tmp_path / "train.py")])
     (h,) = json.loads(capsys.readouterr().out)["hints"]
     patched = [a for a in h["assumptions"] if a["kind"] == "not-patched"]

@@ -4,6 +4,6 @@
 # RUN: FileCheck --check-prefix=OUT %s < %t.out
 # ERR: {{.*}}Inputs/broken.py:4:1: error: {{.*}}
 # ERR-NOT: Traceback
-# OUT: train.py:23:20: HARP201
+# OUT: train.py:25:20: HARP201
 # RUN: %expect-exit 2 %harp import %S/Inputs/broken.py 2> %t.imp
 # RUN: FileCheck --check-prefix=ERR %s < %t.imp

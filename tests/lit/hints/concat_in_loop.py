@@ -18,3 +18,9 @@ for i in range(10):
     parts.append(torch.randn(1, 4))
     pair = torch.cat([parts[-1], parts[-1]])  # does not accumulate
 result = torch.cat(parts)
+# The loop reads the partial result (autoregressive generation, a dense block): every
+# iteration needs it whole, so nothing can be deferred.
+seq = torch.zeros(1, 1)
+for i in range(10):
+    nxt = seq[:, -1:] * 2
+    seq = torch.cat([seq, nxt], dim=1)

@@ -33,4 +33,4 @@ def compiled_step():
 for epoch in range(3):
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(w)
-        print(loss.numpy())  # expected-hint HARP201
+        print(loss.numpy())  # a sync that only feeds a print: a logging cost

@@ -8,15 +8,18 @@ batch = torch.randn(16, 4)
 with torch.no_grad():
     for i in range(len(batch)):
         y = model(batch[i])  # expected-hint HARP403
-    for i in range(16):
+    for i in range(batch.shape[0]):
         y = model(batch[i:i + 1])  # expected-hint HARP403
     for row in batch:
         y = model(row.unsqueeze(0))  # expected-hint HARP403
 
 net = tf.keras.Sequential([tf.keras.layers.Dense(2)])
 images = tf.random.normal([8, 4])
-for i in range(8):
+for i in range(images.shape[0]):
     out = net(images[i:i + 1])  # expected-hint HARP403
+# A handful of iterations (a constant range): batching saves little.
+for i in range(4):
+    out = net(images[i:i + 1])
 
 # Near misses: the whole batch at once; a recurrent use where each call feeds the next.
 with torch.no_grad():

@@ -5,20 +5,30 @@ import torch
 
 features = np.random.rand(64, 8).astype("float32")
 labels = np.random.rand(64, 1).astype("float32")
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 w = torch.randn(8, 1)
-for epoch in range(5):
-    x = torch.from_numpy(features)  # expected-hint HARP202
+steps = 500
+for step in range(steps):
     y = torch.tensor(labels)  # expected-hint HARP202
     w_dev = w.to(device)  # expected-hint HARP202
-    pred = x @ w_dev
+    ones = torch.ones(64, 1).to(device)  # expected-hint HARP202
+    pred = torch.from_numpy(features).to(device) @ w_dev  # expected-hint HARP202
     t = tf.convert_to_tensor(features)  # expected-hint HARP202
 
 # Near misses: the data changes every iteration, or the transfer is outside the loop.
 x_once = torch.from_numpy(features)
 for batch in np.array_split(features, 4):
     xb = torch.from_numpy(batch)  # the loop variable: a new batch each time
-for step in range(3):
+for step in range(steps):
     noise = torch.randn(8).to(device)  # random: a new value each time
+    view = torch.from_numpy(features)  # shares the array's memory: nothing is copied
     features = features * 0.5
     xs = torch.tensor(features)  # features is rewritten in the loop
+# Once per epoch: the epoch loop runs an inner loop over the batches.
+model = torch.nn.Linear(8, 1).to(device)
+with torch.no_grad():
+    for epoch in range(steps):
+        w_epoch = w.to(device)
+        for step in range(steps):
+            scale = torch.tensor(labels)  # expected-hint HARP202
+            pred = model(torch.randn(4, 8, device=device)) * scale.sum()

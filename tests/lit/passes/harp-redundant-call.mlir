@@ -1,14 +1,14 @@
 // Pass test for --harp-redundant-call (HARP302) on the IR harp imports from:
 //   import torch
 //   x = torch.randn(4)
-//   a = torch.exp(x)
-//   b = torch.exp(x)
+//   a = torch.matmul(x, x)
+//   b = torch.matmul(x, x)
 //   x = x + 1
-//   c = torch.exp(x)
+//   c = torch.matmul(x, x)
 // RUN: %harp-opt %s --harp-redundant-call | FileCheck %s
 // RUN: %harp-opt %s | FileCheck --check-prefix=NOPASS %s
 // NOPASS-NOT: harp.hints
-// CHECK: harp.hints = [{{.*}}id = "HARP302", message = "`torch.exp` with the same inputs was already computed at line 3
+// CHECK: harp.hints = [{{.*}}id = "HARP302", message = "`torch.matmul` with the same inputs was already computed at line 3
 // CHECK-NOT: id = "HARP302"
 module {
   "host.module"() ({
@@ -20,23 +20,23 @@ module {
     %4 = "host.call"(%2, %3) {effect = "random", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "randn", qualname = "torch.randn"} : (!host.obj, !host.obj) -> !host.obj loc(#loc6)
     "host.store"(%4) {name = "x"} : (!host.obj) -> () loc(#loc7)
     %5 = "host.load"() {name = "torch", qualname = "torch"} : () -> !host.obj loc(#loc8)
-    %6 = "host.getattr"(%5) {attr = "exp", qualname = "torch.exp"} : (!host.obj) -> !host.obj loc(#loc9)
+    %6 = "host.getattr"(%5) {attr = "matmul", qualname = "torch.matmul"} : (!host.obj) -> !host.obj loc(#loc9)
     %7 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc10)
-    %8 = "host.call"(%6, %7) {effect = "pure", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "exp", qualname = "torch.exp"} : (!host.obj, !host.obj) -> !host.obj loc(#loc11)
+    %8 = "host.call"(%6, %7) {effect = "pure", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "matmul", qualname = "torch.matmul"} : (!host.obj, !host.obj) -> !host.obj loc(#loc11)
     "host.store"(%8) {name = "a"} : (!host.obj) -> () loc(#loc12)
     %9 = "host.load"() {name = "torch", qualname = "torch"} : () -> !host.obj loc(#loc13)
-    %10 = "host.getattr"(%9) {attr = "exp", qualname = "torch.exp"} : (!host.obj) -> !host.obj loc(#loc14)
+    %10 = "host.getattr"(%9) {attr = "matmul", qualname = "torch.matmul"} : (!host.obj) -> !host.obj loc(#loc14)
     %11 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc15)
-    %12 = "host.call"(%10, %11) {effect = "pure", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "exp", qualname = "torch.exp"} : (!host.obj, !host.obj) -> !host.obj loc(#loc16)
+    %12 = "host.call"(%10, %11) {effect = "pure", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "matmul", qualname = "torch.matmul"} : (!host.obj, !host.obj) -> !host.obj loc(#loc16)
     "host.store"(%12) {name = "b"} : (!host.obj) -> () loc(#loc17)
     %13 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc18)
     %14 = "host.constant"() {kind = "int", value = 1 : i64} : () -> !host.obj loc(#loc19)
     %15 = "host.binop"(%13, %14) {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", op = "add"} : (!host.obj, !host.obj) -> !host.obj loc(#loc20)
     "host.store"(%15) {name = "x"} : (!host.obj) -> () loc(#loc21)
     %16 = "host.load"() {name = "torch", qualname = "torch"} : () -> !host.obj loc(#loc22)
-    %17 = "host.getattr"(%16) {attr = "exp", qualname = "torch.exp"} : (!host.obj) -> !host.obj loc(#loc23)
+    %17 = "host.getattr"(%16) {attr = "matmul", qualname = "torch.matmul"} : (!host.obj) -> !host.obj loc(#loc23)
     %18 = "host.load"() {harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", name = "x"} : () -> !host.obj loc(#loc24)
-    %19 = "host.call"(%17, %18) {effect = "pure", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "exp", qualname = "torch.exp"} : (!host.obj, !host.obj) -> !host.obj loc(#loc25)
+    %19 = "host.call"(%17, %18) {effect = "pure", harp.framework = "torch", harp.kind = "tensor", harp.kind_status = "proved", kwnames = [""], method = "matmul", qualname = "torch.matmul"} : (!host.obj, !host.obj) -> !host.obj loc(#loc25)
     "host.store"(%19) {name = "c"} : (!host.obj) -> () loc(#loc26)
     "hostcf.yield"() : () -> () loc(#loc1)
   }) {filename = "harp-redundant-call.py", sym_name = "harp-redundant-call"} : () -> () loc(#loc1)

@@ -4,18 +4,20 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 features = torch.randn(256, 8)
 labels = (features.sum(dim=1, keepdim=True) > 0).float()
 loader = DataLoader(TensorDataset(features, labels), batch_size=32, shuffle=True)
 
-model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1)).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 loss_fn = nn.BCEWithLogitsLoss()
 
 for epoch in range(5):
     running = 0.0
     for x, y in loader:
+        x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
         loss = loss_fn(model(x), y)
         loss.backward()
