@@ -74,8 +74,9 @@ class Scope:
 
 class Lowerer:
     def __init__(self, tree: cst.Module, filename: str, program: Program | None = None,
-                 module_name: str = ""):
+                 module_name: str = "", source: str | None = None):
         self.program = program
+        self.lines = source.splitlines() if source is not None else None
         self.module_name = module_name or Path(filename).stem
         self.tree = tree
         self.positions = _positions(tree)
@@ -113,6 +114,16 @@ class Lowerer:
 
     def code(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node).strip()
+
+    def source_text(self, node: cst.CSTNode) -> str:
+        """`code(node)` read from the source lines (no code generation: cheap enough for
+        every condition); a multi-line node gives its first line."""
+        r = self.positions.get(node)
+        if self.lines is None or r is None or not 0 < r.start.line <= len(self.lines):
+            return self.code(node)
+        line = self.lines[r.start.line - 1]
+        end = r.end.column if r.end.line == r.start.line else len(line)
+        return line[r.start.column:end].strip()
 
     def constant(self, node, value, kind) -> V:
         if value is None or kind == "ellipsis":
@@ -839,7 +850,7 @@ class Lowerer:
     def truth(self, value: V, node) -> ir.Value:
         """The implicit bool() of a condition: a sync when the value is a tensor. Its source
         text is kept, so a hint can name the guard of a statement (`step % 100 == 0`)."""
-        attrs = {"harp.source": s(self.code(node))}
+        attrs = {"harp.source": s(self.source_text(node))}
         if value.fact.kind == "tensor":
             attrs["effect"] = s("sync")
             attrs["harp.receiver"] = s(value.name or self.code(node))
@@ -1152,12 +1163,13 @@ class Program:
         self._busy.add(name)
         path = self.files[name]
         try:
-            tree = _parse(_read(path), str(path))
+            source = _read(path)
+            tree = _parse(source, str(path))
         except FrontendError as e:
             self.errors.append(e)
             self.exports[name] = {}
             return
-        lowerer = Lowerer(tree, str(path), self, name)
+        lowerer = Lowerer(tree, str(path), self, name, source)
         lowerer.lower_into(self.module.body)
         self.exports[name] = lowerer.scopes[0].facts
         self._busy.discard(name)
@@ -1212,7 +1224,8 @@ def _positions(tree: cst.Module) -> dict:
 
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
-    return Lowerer(_parse(source, filename), filename, None, module_name).lower_module()
+    return Lowerer(_parse(source, filename), filename, None, module_name,
+                   source).lower_module()
 
 
 def read_source(path: str | Path) -> str:
