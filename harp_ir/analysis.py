@@ -131,6 +131,7 @@ ASSUMPTIONS: dict[str, str] = {
     "logging-cost": "a sync that only feeds a print or a logger is worth removing",
     "accumulated-only": "the loop only accumulates a synced value, never uses it on the host",
     "loading-cost": "loading and copying batches is a noticeable part of a training step",
+    "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")
@@ -768,7 +769,7 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
         return op
     name = string_attr(op, "name")
     stores = [o for o in walk(scope) if o.name == "host.store" and
-              string_attr(o, "name") == name]
+              string_attr(o, "name") == name and _is(enclosing_scope(o), scope)]
     return producer(stores[0].operands[0]) if len(stores) == 1 else None
 
 

@@ -6,6 +6,7 @@ and what it returns (its kind). An API missing from the catalogue has effect "un
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -96,3 +97,58 @@ def load() -> Catalogue:
         kind_class=dict(meta.get("kind_class", {})),
         graph_ops=graph_ops,
     )
+
+
+@cache
+def tf1_only() -> tuple[frozenset[str], frozenset[str]]:
+    """(names, train names) that only `tensorflow.compat.v1` has (data/tf1_only.toml)."""
+    data = tomllib.loads(
+        resources.files("harp_ir.data").joinpath("tf1_only.toml").read_text("utf-8"))
+    return frozenset(data["top"]), frozenset(data["train"])
+
+
+def tf1_only_from_library() -> tuple[list[str], list[str]]:
+    """The same lists, computed from the installed TensorFlow (imports it: call it in a
+    process that has imported harp_ir's MLIR bindings first, or in a subprocess)."""
+    import tensorflow as tf  # noqa: PLC0415
+
+    def public(module) -> set[str]:
+        return {n for n in dir(module) if not n.startswith("_")}
+
+    return (sorted(public(tf.compat.v1) - public(tf)),
+            sorted(public(tf.compat.v1.train) - public(tf.train)))
+
+
+def _toml_list(names: list[str]) -> str:
+    lines, line = [], "    "
+    for name in names:
+        item = f'"{name}", '
+        if len(line) + len(item) > 96:
+            lines.append(line.rstrip())
+            line = "    "
+        line += item
+    lines.append(line.rstrip())
+    return "[\n" + "\n".join(lines) + "\n]"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m harp_ir.catalogue --tf1-names`: print data/tf1_only.toml anew."""
+    import tensorflow as tf  # noqa: PLC0415  (harp_ir loaded the MLIR bindings first)
+
+    if (argv if argv is not None else sys.argv[1:]) != ["--tf1-names"]:
+        print("usage: python -m harp_ir.catalogue --tf1-names", file=sys.stderr)
+        return 2
+    top, train = tf1_only_from_library()
+    sys.stdout.write(
+        "# Names that exist in `tensorflow.compat.v1` but not in TensorFlow 2's `tensorflow` "
+        "(nor its\n# `train` module), from the installed tensorflow-cpu "
+        f"{tf.__version__}: a module that reaches them\n# through `import tensorflow as tf` "
+        "is TF1 code (`tf.Session`, `tf.placeholder`,\n# `tf.train.AdamOptimizer`), and harp "
+        "resolves its `tf.*` through `compat.v1`.\n# Regenerate with `python -m "
+        "harp_ir.catalogue --tf1-names`; a test checks it against the\n# installed library."
+        f"\n\ntop = {_toml_list(top)}\n\ntrain = {_toml_list(train)}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -43,6 +43,16 @@ class Hint:
         return d
 
 
+def _module_attr(op: ir.Operation, name: str) -> str:
+    """A string attribute of the host.module that holds `op`, or ""."""
+    parent = op.parent
+    while parent is not None and parent.name != "host.module":
+        parent = parent.parent
+    if parent is None or name not in parent.attributes:
+        return ""
+    return ir.StringAttr(parent.attributes[name]).value
+
+
 def _dynamic_features(op: ir.Operation) -> list[str]:
     """The dynamic features recorded on the host.module that holds `op`."""
     parent = op.parent
@@ -68,6 +78,11 @@ def collect(module: ir.Module) -> list[Hint]:
         extra = [Assumption("not-patched", ", ".join(dynamic), "medium", "speculated",
                             "the module uses dynamic features that can change what names "
                             "resolve to")] if dynamic else []
+        tf1 = _module_attr(op, "harp.tf1")
+        if tf1:
+            extra.append(Assumption("tf1-api", tf1, "low", "speculated",
+                                    "these names exist only in TensorFlow 1, so `tf.*` is "
+                                    "read as `tensorflow.compat.v1`"))
         for entry in ir.ArrayAttr(op.attributes["harp.hints"]):
             d = ir.DictAttr(entry)
             spec = hints.BY_ID[ir.StringAttr(d["id"]).value]

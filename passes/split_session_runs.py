@@ -5,7 +5,9 @@ round trip into the TF runtime that re-evaluates the shared part of the graph (t
 forward pass of `train_op` and `loss`, say); one `run` with all fetches evaluates it once.
 
 Assumes: the later run does not need the side effects of the earlier one (a loss fetched
-in the same run as the train op is computed before the update, not after).
+in the same run as the train op is computed before the update, not after). When a run in
+the iteration fetches an optimizer step or an `assign`, that is a high-risk speculation,
+and so is merging in a loop of a handful of iterations.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ from __future__ import annotations
 from harp_ir.analysis import (
     SESSION_RUN,
     Assumption,
+    definition,
     describe_loop,
     enclosing_loop,
+    enclosing_scope,
+    producer,
     record_hint,
+    small_range,
     string_attr,
     walk,
 )
@@ -32,12 +38,54 @@ def run(module, pass_=None) -> None:
         runs = [o.operation for o in body.operations
                 if o.operation.name == "host.call" and string_attr(o.operation,
                                                                    "qualname") == SESSION_RUN]
+        trains = next((r for r in runs if _runs_training(r)), None)
         for later in runs[1:]:
             loop = enclosing_loop(later)
             message = (f"`Session.run` is called {len(runs)} times per iteration of "
                        f"{describe_loop(loop)}; fetch everything in one "
                        f"`sess.run([...], feed_dict)` so the shared graph runs once")
-            record_hint(later, HINT, message, [
-                Assumption("independent-runs", describe_loop(loop), "medium", "speculated",
-                           "no run needs the updates made by an earlier run"),
-            ])
+            iterable = producer(op.operands[0]) if op.name == "host.for" else None
+            if iterable is not None and small_range(iterable):
+                independent = Assumption(
+                    "independent-runs", describe_loop(loop), "high", "speculated",
+                    "a handful of iterations (a constant range): merging saves little")
+            elif trains is not None:
+                independent = Assumption(
+                    "independent-runs", describe_loop(loop), "high", "speculated",
+                    "a run in the iteration applies an optimizer step, so a later run may "
+                    "read the updated variables (merged, it would read them before)")
+            else:
+                independent = Assumption(
+                    "independent-runs", describe_loop(loop), "medium", "speculated",
+                    "no run needs the updates made by an earlier run")
+            record_hint(later, HINT, message, [independent])
+
+
+def _runs_training(run) -> bool:
+    """Whether a `Session.run` fetches an optimizer step (`opt.minimize(...)`, `train_op`,
+    a name holding one), directly or in a fetch list."""
+    fetched = list(run.operands)[1:2]
+    seen = 0
+    while fetched and seen < 32:
+        seen += 1
+        value = fetched.pop()
+        op = producer(value)
+        if op is None:
+            continue
+        if op.name == "host.load":
+            made = definition(value, enclosing_scope(op))
+            if made is not None and made.name == "host.call" and \
+                    string_attr(made, "method") in _UPDATES:
+                return True
+            if any(w in string_attr(op, "name").lower() for w in
+                   ("train", "optim", "step", "update", "assign")):
+                return True
+        elif op.name in ("host.list", "host.tuple"):
+            fetched.extend(op.operands)
+        elif op.name == "host.call" and string_attr(op, "method") in _UPDATES:
+            return True
+    return False
+
+
+#: methods whose op changes variables when run: a later run may read the new values
+_UPDATES = ("minimize", "apply_gradients", "assign", "assign_add", "assign_sub")

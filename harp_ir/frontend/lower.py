@@ -87,6 +87,7 @@ class Lowerer:
         self.scopes: list[Scope] = [Scope("module")]
         self.frameworks: set[str] = set()
         self.dynamic: list[tuple[str, str, cst.CSTNode]] = []  # (feature, detail, node)
+        self.tf1 = _tf1_evidence(tree, source)
 
     # --- building blocks -------------------------------------------------------------
 
@@ -229,6 +230,8 @@ class Lowerer:
         self.push(self.block(mod, 0))
         if not self.lower_body(self.tree.body):
             self.op("hostcf.yield", self.tree)
+        if self.tf1:
+            mod.attributes["harp.tf1"] = s(", ".join(self.tf1))
         if self.dynamic:
             mod.attributes["harp.dynamic"] = ir.ArrayAttr.get([ir.DictAttr.get({
                 "feature": s(feature), "detail": s(detail),
@@ -448,6 +451,8 @@ class Lowerer:
                 base = package[: len(package) - (level - 1)]
                 module, level = ".".join(base + ([module] if module else [])), 0
         qualname = module if name is None else (f"{module}.{name}" if module else name)
+        if self.tf1 and qualname == "tensorflow":  # TF1 code: `tf.Session` is compat.v1's
+            qualname = "tensorflow.compat.v1"
         attrs = {"module": s(module), "qualname": s(qualname)}
         if name is not None:
             attrs["name"] = s(name)
@@ -1187,6 +1192,39 @@ class Program:
                 fact = self.exports.get(mod, {}).get(rest[0])
                 return fact if fact is not None and len(rest) == 1 else UNKNOWN
         return None
+
+
+def _tf1_evidence(tree: cst.Module, source: str | None) -> list[str]:
+    """The TF1-only names (`tf.Session`, `tf.train.AdamOptimizer`) a module reaches through
+    a plain `import tensorflow [as tf]`, up to three: the speculation that it is TF1 code,
+    whose `tf.*` resolves through `tensorflow.compat.v1`."""
+    if source is not None and "tensorflow" not in source:
+        return []
+    top, train = api_catalogue.tf1_only()
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self):
+            self.aliases: set[str] = set()
+            self.found: list[str] = []
+
+        def visit_Import(self, node):
+            for alias in node.names:
+                if dotted_name(alias.name) == "tensorflow":
+                    self.aliases.add(alias.asname.name.value if alias.asname is not None
+                                     else "tensorflow")
+
+        def visit_Attribute(self, node):
+            value, attr = node.value, node.attr.value
+            if isinstance(value, cst.Name) and value.value in self.aliases and attr in top:
+                self.found.append(f"{value.value}.{attr}")
+            elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and \
+                    value.value.value in self.aliases and value.attr.value == "train" and \
+                    attr in train:
+                self.found.append(f"{value.value.value}.train.{attr}")
+
+    finder = Finder()
+    tree.visit(finder)
+    return sorted(set(finder.found))[:3]
 
 
 def _read(path: Path) -> str:

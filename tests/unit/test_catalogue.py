@@ -56,3 +56,35 @@ def test_methods_resolve_by_receiver_kind():
     assert CAT.method("torch", "step", "optimizer").qualname == "torch.optim.Optimizer.step"
     assert CAT.method("tf", "run", "session").effect == "run"
     assert CAT.method("torch", "eval", "module").effect == "mutate"
+
+
+def test_tf1_only_names_match_the_installed_tensorflow():
+    """data/tf1_only.toml is what `python -m harp_ir.catalogue --tf1-names` derives from
+    the installed library (run in a subprocess: it imports TensorFlow)."""
+    import subprocess
+    import sys
+    from importlib import resources
+
+    done = subprocess.run([sys.executable, "-m", "harp_ir.catalogue", "--tf1-names"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    stored = resources.files("harp_ir.data").joinpath("tf1_only.toml").read_text("utf-8")
+    assert done.stdout == stored
+    top, train = catalogue.tf1_only()
+    assert {"Session", "placeholder", "global_variables_initializer"} <= top
+    assert "AdamOptimizer" in train and "Session" not in train
+
+
+def test_tf1_module_resolves_through_compat_v1(ctx):
+    from harp_ir.analysis import string_attr, walk
+    from harp_ir.frontend.lower import lower_source
+
+    tf1 = lower_source("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+                       "s = tf.Session()\n", "tf1.py")
+    tf2 = lower_source("import tensorflow as tf\nx = tf.constant(1.0)\n", "tf2.py")
+    names = [string_attr(o, "qualname") for o in walk(tf1.operation) if o.name == "host.call"]
+    assert names == ["tensorflow.compat.v1.placeholder", "tensorflow.compat.v1.Session"]
+    module = next(o for o in walk(tf1.operation) if o.name == "host.module")
+    assert string_attr(module, "harp.tf1") == "tf.Session, tf.placeholder"
+    names = [string_attr(o, "qualname") for o in walk(tf2.operation) if o.name == "host.call"]
+    assert names == ["tensorflow.constant"]

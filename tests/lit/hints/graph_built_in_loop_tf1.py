@@ -1,0 +1,22 @@
+# RUN: %check-hints %s
+# TF1 as people wrote it, `import tensorflow as tf`: the same hints as with compat.v1.
+import numpy as np
+import tensorflow as tf
+
+x_ph = tf.placeholder(tf.float32, [None, 4])
+w = tf.Variable(tf.zeros([4, 1]))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for step in range(5):
+    logits = tf.matmul(x_ph, w)  # expected-hint HARP101
+    loss = tf.reduce_mean(tf.square(logits))  # expected-hint HARP101 HARP101
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)  # expected-hint HARP101
+    sess.run(train, {x_ph: np.ones((2, 4))})  # eight numbers fed: not worth a hint
+
+# Near misses: the graph built once, then run in the loop; a loop that only builds.
+y = tf.matmul(x_ph, w)
+for step in range(5):
+    sess.run(y, {x_ph: np.ones((2, 4))})
+layers = []
+for i in range(3):
+    layers.append(tf.Variable(tf.zeros([4, 4])))
