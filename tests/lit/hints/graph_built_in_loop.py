@@ -1,4 +1,7 @@
 # RUN: %check-hints %s
+# TF1 as people wrote it, `import tensorflow as tf`, gets the same hints as compat.v1:
+# RUN: sed -e 's/^import tensorflow.compat.v1 as tf$/import tensorflow as tf/' -e '/disable_eager_execution/d' %s > %t.py
+# RUN: grep -q '^import tensorflow as tf$' %t.py && %check-hints %t.py
 import numpy as np
 import tensorflow.compat.v1 as tf
 
