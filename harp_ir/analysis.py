@@ -576,7 +576,7 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
         op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
         if op.name == "host.call":
             qualname, method = string_attr(op, "qualname"), string_attr(op, "method")
-            if qualname.startswith(_OUTPUT_QUALNAMES) or method in _OUTPUT_METHODS:
+            if _is_output(op):
                 found.add("output")
             elif method in _ACCUMULATE_METHODS and use.operand_number > 0:
                 found.add("accumulate")
@@ -679,7 +679,7 @@ def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
     if iterable is not None and string_attr(iterable, "harp.kind") == "dataloader":
         return True
-    if iterable is not None and small_range(iterable):
+    if few_iterations(loop):
         return False  # `for i in range(5)`: a handful of iterations
     for op in walk(loop):
         if op.name != "host.call":
@@ -702,6 +702,12 @@ def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
                 and not kind and string_attr(callee, "scope") != "builtin":
             return True  # a callable the program was given (`model(x)` of a parameter)
     return False
+
+
+def few_iterations(loop: ir.Operation) -> bool:
+    """Whether `loop` is a `for` over a constant `range` of at most 16 iterations."""
+    iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
+    return iterable is not None and small_range(iterable)
 
 
 def small_range(call: ir.Operation) -> bool:
@@ -733,10 +739,10 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
     hands a DataLoader (`for epoch: train(model, loader)`): then `loop` is an outer loop
     (once per epoch), and `op` runs a few times, not per batch."""
     for inner in walk(loop):
-        if inner.name in LOOPS and _is(enclosing_loop(inner), loop) and \
+        if inner.name in LOOPS and same_op(enclosing_loop(inner), loop) and \
                 not _holds(inner, op) and does_model_work(inner, strict=True):
             return True
-        if inner.name == "host.call" and _is(enclosing_loop(inner), loop) and \
+        if inner.name == "host.call" and same_op(enclosing_loop(inner), loop) and \
                 not string_attr(inner, "qualname").startswith(("builtins.", "torch.")):
             if any(value_kind(v) == "dataloader" for v in list(inner.operands)[1:]):
                 return True  # `train(model, train_loader)`: it loops over the batches
@@ -747,7 +753,7 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
     return False
 
 
-def _is(a: ir.Operation | None, b: ir.Operation) -> bool:
+def same_op(a: ir.Operation | None, b: ir.Operation) -> bool:
     """`a == b` for ops that may be None (the bindings' `==` raises on None)."""
     return a is not None and a == b
 
@@ -769,7 +775,7 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
         return op
     name = string_attr(op, "name")
     stores = [o for o in walk(scope) if o.name == "host.store" and
-              string_attr(o, "name") == name and _is(enclosing_scope(o), scope)]
+              string_attr(o, "name") == name and same_op(enclosing_scope(o), scope)]
     return producer(stores[0].operands[0]) if len(stores) == 1 else None
 
 

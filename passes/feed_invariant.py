@@ -28,12 +28,12 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     enclosing_scope,
+    few_iterations,
     frequency,
     invariant_in,
     producer,
     record_hint,
     runs_inner_loop,
-    small_range,
     string_attr,
     value_name,
     walk,
@@ -115,8 +115,7 @@ def run(module, pass_=None) -> None:
                 "loading-cost", names, "high", "speculated",
                 "the fed data does not come from a data set loader: a few numbers computed "
                 "or read from a small file cost microseconds to copy"))
-        iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
-        if runs_inner_loop(loop, op) or (iterable is not None and small_range(iterable)):
+        if runs_inner_loop(loop, op) or few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop runs an inner loop (once per epoch, as an evaluation on the test "

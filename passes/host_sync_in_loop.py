@@ -36,6 +36,7 @@ from harp_ir.analysis import (
     producer,
     record_hint,
     runs_inner_loop,
+    same_op,
     string_attr,
     value_uses,
     walk,
@@ -95,10 +96,6 @@ def _no_wait(op) -> bool:
     return (made is not None and _is_sync(made)) or on_cpu(recv)
 
 
-def _same(a, b) -> bool:
-    return a is not None and a == b
-
-
 def _synced_anyway(op, loop) -> bool:
     """Whether another sync of the same value runs on every iteration of `loop` for a use
     that needs it on the host (a print every step, a branch): removing this one then saves
@@ -110,7 +107,7 @@ def _synced_anyway(op, loop) -> bool:
         if other == op or not _is_sync(other) or other.name != "host.call" or \
                 string_attr(other, "harp.receiver") != subject or \
                 frequency(other, loop).kind != "always" or \
-                not _same(enclosing_loop(other), loop):
+                not same_op(enclosing_loop(other), loop):
             continue
         if value_uses(other.result, enclosing_scope(other)) - {"accumulate"}:
             return True

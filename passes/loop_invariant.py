@@ -18,12 +18,12 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    few_iterations,
     frequency,
     invariant_in,
     loop_mutates,
     producer,
     record_hint,
-    small_range,
     string_attr,
     value_kind,
     walk,
@@ -87,8 +87,7 @@ def run(module, pass_=None) -> None:
         how_often = frequency(op, loop).assumption(loop)
         if how_often:
             assumptions.append(how_often)
-        iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
-        if iterable is not None and small_range(iterable):
+        if few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): hoisting saves little"))

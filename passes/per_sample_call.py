@@ -14,9 +14,8 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
-    producer,
+    few_iterations,
     record_hint,
-    small_range,
     string_attr,
     walk,
 )
@@ -75,8 +74,7 @@ def run(module, pass_=None) -> None:
                        "the model treats examples independently (eval mode, no batch "
                        "statistics)"),
         ]
-        iterable = producer(loop.operands[0])
-        if iterable is not None and small_range(iterable):
+        if few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): batching saves little"))

@@ -19,9 +19,9 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     enclosing_scope,
+    few_iterations,
     producer,
     record_hint,
-    small_range,
     string_attr,
     walk,
 )
@@ -44,8 +44,7 @@ def run(module, pass_=None) -> None:
             message = (f"`Session.run` is called {len(runs)} times per iteration of "
                        f"{describe_loop(loop)}; fetch everything in one "
                        f"`sess.run([...], feed_dict)` so the shared graph runs once")
-            iterable = producer(op.operands[0]) if op.name == "host.for" else None
-            if iterable is not None and small_range(iterable):
+            if few_iterations(op):
                 independent = Assumption(
                     "independent-runs", describe_loop(loop), "high", "speculated",
                     "a handful of iterations (a constant range): merging saves little")

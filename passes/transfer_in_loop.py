@@ -16,13 +16,12 @@ from harp_ir.analysis import (
     Assumption,
     describe_loop,
     enclosing_loop,
+    few_iterations,
     frequency,
     invariant_in,
     loop_runs,
-    producer,
     record_hint,
     runs_inner_loop,
-    small_range,
     string_attr,
     value_name,
     walk,
@@ -53,8 +52,7 @@ def run(module, pass_=None) -> None:
         how_often = frequency(op, loop).assumption(loop)
         if how_often:
             assumptions.append(how_often)
-        iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
-        if runs_inner_loop(loop, op) or (iterable is not None and small_range(iterable)):
+        if runs_inner_loop(loop, op) or few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop runs an inner loop (once per epoch) or a handful of times"))
