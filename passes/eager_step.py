@@ -1,8 +1,9 @@
 """--harp-eager-step (HARP103): a TF2 training step run eagerly in a loop.
 
-Finds: a `with tf.GradientTape()` block inside a loop, in code that no `tf.function`
-compiles (neither the enclosing function nor its caller's decorator), whose body makes
-no host syncs (so it is graph-compatible). Eager execution dispatches each op from
+Finds: a `with tf.GradientTape()` block inside a loop, or in a function of the file that
+a loop calls (reported at the tape, naming the function and the loop), in code that no
+`tf.function` compiles (neither the enclosing function nor its caller's decorator), whose
+body makes no host syncs (so it is graph-compatible). Eager execution dispatches each op from
 Python; a `tf.function` runs the whole step as one graph.
 
 Assumes: the step's body is traceable (no Python side effects that must run every
@@ -15,17 +16,37 @@ from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
+    called_function,
     describe_loop,
     enclosing_loop,
     in_compiled_function,
     loop_runs,
     record_hint,
+    same_op,
     string_attr,
     walk,
 )
 
 HINT = "HARP103"
 TAPE = "tensorflow.GradientTape"
+
+
+def _function_of(op):
+    parent = op.parent
+    while parent is not None and parent.name not in ("host.func", "host.module"):
+        parent = parent.parent
+    return parent if parent is not None and parent.name == "host.func" else None
+
+
+def _call_in_loop(func, module):
+    """A call of `func` (a function of this file) inside a loop, outside compiled code:
+    the step in `func` then runs once per iteration of that loop."""
+    for call in walk(module):
+        if call.name == "host.call" and enclosing_loop(call) is not None and \
+                same_op(called_function(call), func) and \
+                not in_compiled_function(call, ("tensorflow.function",)):
+            return call
+    return None
 
 
 def run(module, pass_=None) -> None:
@@ -35,14 +56,32 @@ def run(module, pass_=None) -> None:
         if TAPE not in [ir.StringAttr(c).value for c in
                         ir.ArrayAttr(op.attributes["harp.contexts"])]:
             continue
-        loop = enclosing_loop(op)
-        if loop is None or in_compiled_function(op, ("tensorflow.function",)):
+        if in_compiled_function(op, ("tensorflow.function",)):
             continue
+        loop, func = enclosing_loop(op), None
+        if loop is None:  # a step in a helper: facts across the call
+            func = _function_of(op)
+            call = _call_in_loop(func, module) if func is not None else None
+            if call is None:
+                continue
+            loop = enclosing_loop(call)
         if any(string_attr(o, "effect") in ("sync", "io") for o in walk(op)):
             continue  # not graph-compatible as it stands
-        message = (f"the training step under `tf.GradientTape()` runs eagerly on every "
-                   f"iteration of {describe_loop(loop)}; move it into a function decorated "
-                   f"with `@tf.function` so each step runs as one graph")
+        if func is not None and any(
+                string_attr(o, "effect") in ("sync", "io") or (
+                    string_attr(o, "effect") == "random" and
+                    string_attr(o, "qualname").startswith(("numpy.", "random.")))
+                for o in walk(func)):
+            continue  # compiled whole, it would freeze numpy's random draws at trace time
+        if func is None:
+            message = (f"the training step under `tf.GradientTape()` runs eagerly on every "
+                       f"iteration of {describe_loop(loop)}; move it into a function "
+                       f"decorated with `@tf.function` so each step runs as one graph")
+        else:
+            name = string_attr(func, "sym_name")
+            message = (f"the training step under `tf.GradientTape()` in `{name}` runs eagerly: "
+                       f"`{name}` is called on every iteration of {describe_loop(loop)}; "
+                       f"decorate `{name}` with `@tf.function` so each step runs as one graph")
         record_hint(op, HINT, message, [
             Assumption("traceable", describe_loop(loop), "medium", "speculated",
                        "the step has no Python side effects that must run eagerly"),

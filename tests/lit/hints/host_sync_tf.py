@@ -10,7 +10,7 @@ steps = 200
 
 
 def step():
-    with tf.GradientTape() as tape:
+    with tf.GradientTape() as tape:  # expected-hint HARP103
         loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
     grads = tape.gradient(loss, [w])
     opt.apply_gradients(zip(grads, [w]))
