@@ -404,8 +404,6 @@ def _expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
             yield from _expression_ops(v, depth + 1)
 
 
-
-
 @dataclass(frozen=True)
 class Frequency:
     """How often a statement in a loop runs: on every iteration, or only when a guard
@@ -439,10 +437,10 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
     found = Frequency()
     for if_op, region in _branches(op, loop):
         cond = if_op.operands[0]
-        ops = list(_expression_ops(cond))
-        text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
         if region != 0 or invariant_in(cond, loop, pure=("pure", "sync")):
             continue  # a test of a setting (`if args.verbose`) runs on all iterations or none
+        ops = list(_expression_ops(cond))
+        text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
         if any(o.name == "host.binop" and string_attr(o, "op") == "mod" and
                not invariant_in(o.result, loop, pure=("pure", "sync")) for o in ops):
             kind = "periodic"
@@ -483,7 +481,8 @@ def _names_device(value: ir.Value) -> bool:
     return any(w in text for w in _DEVICE_WORDS)
 
 
-def _host_module(op: ir.Operation) -> ir.Operation | None:
+def host_module(op: ir.Operation) -> ir.Operation | None:
+    """The host.module (one file) that holds `op`."""
     parent = op
     while parent is not None and parent.name != "host.module":
         parent = parent.parent
@@ -501,7 +500,7 @@ def accelerator(op: ir.Operation) -> Assumption:
     CPU-only, a high-risk place for such hints, when it sets up training itself (builds an
     optimizer or a DataLoader); a file that does not handles tensors its callers place.
     TensorFlow places ops on a GPU by itself."""
-    module = _host_module(op)
+    module = host_module(op)
     if module is None:
         return Assumption("accelerator", "", "low", "speculated", "")
     if _WALK_CACHE is not None and module in _ACCELERATOR_CACHE:
@@ -726,7 +725,7 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
     callee = producer(call.operands[0])
     if callee is None or callee.name != "host.load":
         return None
-    for scope in (enclosing_scope(call), _host_module(call)):
+    for scope in (enclosing_scope(call), host_module(call)):
         made = definition(call.operands[0], scope) if scope is not None else None
         if made is not None and made.name == "host.func":
             return made

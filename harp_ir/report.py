@@ -13,7 +13,7 @@ from pathlib import Path
 from torch_mlir import ir
 
 from harp_ir import hints, notebook
-from harp_ir.analysis import Assumption, Span, cached_walks, span, walk
+from harp_ir.analysis import Assumption, Span, cached_walks, host_module, span, walk
 from harp_ir.codemods import CODEMODS
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import Program, lower_file
@@ -45,9 +45,7 @@ class Hint:
 
 def _module_attr(op: ir.Operation, name: str) -> str:
     """A string attribute of the host.module that holds `op`, or ""."""
-    parent = op.parent
-    while parent is not None and parent.name != "host.module":
-        parent = parent.parent
+    parent = host_module(op)
     if parent is None or name not in parent.attributes:
         return ""
     return ir.StringAttr(parent.attributes[name]).value
@@ -55,9 +53,7 @@ def _module_attr(op: ir.Operation, name: str) -> str:
 
 def _dynamic_features(op: ir.Operation) -> list[str]:
     """The dynamic features recorded on the host.module that holds `op`."""
-    parent = op.parent
-    while parent is not None and parent.name != "host.module":
-        parent = parent.parent
+    parent = host_module(op)
     if parent is None or "harp.dynamic" not in parent.attributes:
         return []
     return [f"{ir.StringAttr(ir.DictAttr(d)['feature']).value} (line "

@@ -19,6 +19,7 @@ from harp_ir.analysis import (
     called_function,
     describe_loop,
     enclosing_loop,
+    enclosing_scope,
     in_compiled_function,
     loop_runs,
     record_hint,
@@ -29,13 +30,6 @@ from harp_ir.analysis import (
 
 HINT = "HARP103"
 TAPE = "tensorflow.GradientTape"
-
-
-def _function_of(op):
-    parent = op.parent
-    while parent is not None and parent.name not in ("host.func", "host.module"):
-        parent = parent.parent
-    return parent if parent is not None and parent.name == "host.func" else None
 
 
 def _call_in_loop(func, module):
@@ -60,7 +54,8 @@ def run(module, pass_=None) -> None:
             continue
         loop, func = enclosing_loop(op), None
         if loop is None:  # a step in a helper: facts across the call
-            func = _function_of(op)
+            scope = enclosing_scope(op)
+            func = scope if scope.name == "host.func" else None
             call = _call_in_loop(func, module) if func is not None else None
             if call is None:
                 continue
