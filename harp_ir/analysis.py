@@ -131,6 +131,7 @@ ASSUMPTIONS: dict[str, str] = {
     "logging-cost": "a sync that only feeds a print or a logger is worth removing",
     "accumulated-only": "the loop only accumulates a synced value, never uses it on the host",
     "loading-cost": "loading and copying batches is a noticeable part of a training step",
+    "random-stream": "a program does not rely on the exact random numbers it draws",
     "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
 }
 RISKS = ("low", "medium", "high")
@@ -468,7 +469,7 @@ _DEVICE_WORDS = ("cuda", "gpu", "xpu", "mps", "device", "accel", "tpu")
 _PROGRAM_SETUP = ("torch.optim.", "torch.utils.data.DataLoader")
 
 
-def _names_device(value: ir.Value) -> bool:
+def names_device(value: ir.Value) -> bool:
     """Whether an argument names a device other than the CPU: a constant such as "cuda:0",
     or a name or call that speaks of one (`device`, `args.cuda`, `torch.device(...)`)."""
     const = constant_value(value)
@@ -515,11 +516,11 @@ def accelerator(op: ir.Operation) -> Assumption:
         args = call_arguments(o)
         if qualname.startswith(_ACCELERATOR_PREFIXES) or method == "cuda":
             evidence = qualname or f".{method}()"
-        elif method == "to" and any(_names_device(v) for _, v in args):
+        elif method == "to" and any(names_device(v) for _, v in args):
             evidence = ".to(device)"
-        elif qualname == "torch.device" and any(_names_device(v) for _, v in args):
+        elif qualname == "torch.device" and any(names_device(v) for _, v in args):
             evidence = "torch.device(...)"
-        elif any(k == "device" and _names_device(v) for k, v in args):
+        elif any(k == "device" and names_device(v) for k, v in args):
             evidence = "device=..."
         elif any(k == "**" for k, _ in args):
             continue
@@ -721,32 +722,70 @@ def small_range(call: ir.Operation) -> bool:
 
 def called_function(call: ir.Operation) -> ir.Operation | None:
     """The `host.func` a call of a local or module-level function runs, if this file
-    defines it (`train(model, loader)` -> `def train`)."""
+    defines it (`train(model, loader)` -> `def train`, through its decorators)."""
     callee = producer(call.operands[0])
     if callee is None or callee.name != "host.load":
         return None
     for scope in (enclosing_scope(call), host_module(call)):
         made = definition(call.operands[0], scope) if scope is not None else None
+        while made is not None and made.name == "host.call" and \
+                "harp.decorator" in made.attributes:  # `@torch.no_grad()` over the def
+            made = producer(list(made.operands)[-1])
         if made is not None and made.name == "host.func":
             return made
     return None
+
+
+def call_in_loop(func: ir.Operation,
+                 compilers=("tensorflow.function",)) -> ir.Operation | None:
+    """A call of `func` (a function of this file) inside a loop, outside code `compilers`
+    compile: a statement of `func` then runs once per iteration of that loop."""
+    module = host_module(func)
+    for call in walk(module) if module is not None else ():
+        if call.name == "host.call" and enclosing_loop(call) is not None and \
+                same_op(called_function(call), func) and \
+                not in_compiled_function(call, compilers):
+            return call
+    return None
+
+
+def called_rarely(func: ir.Operation) -> Frequency | None:
+    """The guard under which a function of this file runs, when every call of it sits in a
+    loop under a periodic or one-iteration guard (`if step % 400 == 0: sample_images()`):
+    then the loops inside it are cold however many times they iterate. None when some call
+    runs every iteration, or outside a loop, or there is no call."""
+    module = host_module(func)
+    calls = [c for c in walk(module) if c.name == "host.call" and
+             same_op(called_function(c), func)] if module is not None else []
+    found = None
+    for call in calls:
+        loop = enclosing_loop(call)
+        how_often = frequency(call, loop) if loop is not None else None
+        if how_often is None or how_often.kind not in ("periodic", "once"):
+            return None
+        found = how_often
+    return found
 
 
 def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
     """Whether an iteration of `loop` also runs a loop over batches or model calls that
     does not hold `op`, in its body, in a function of this file it calls, or in one it
     hands a DataLoader (`for epoch: train(model, loader)`): then `loop` is an outer loop
-    (once per epoch), and `op` runs a few times, not per batch."""
+    (once per epoch), and `op` runs a few times, not per batch. A loop or call under a
+    periodic or one-iteration guard (`if i % 400 == 0: sample_images()`) does not count."""
     for inner in walk(loop):
+        if inner.name in LOOPS + ("host.call",) and \
+                frequency(inner, loop).kind in ("periodic", "once"):
+            continue
         if inner.name in LOOPS and same_op(enclosing_loop(inner), loop) and \
-                not _holds(inner, op) and does_model_work(inner, strict=True):
+                not holds(inner, op) and does_model_work(inner, strict=True):
             return True
         if inner.name == "host.call" and same_op(enclosing_loop(inner), loop) and \
                 not string_attr(inner, "qualname").startswith(("builtins.", "torch.")):
             if any(value_kind(v) == "dataloader" for v in list(inner.operands)[1:]):
                 return True  # `train(model, train_loader)`: it loops over the batches
             func = called_function(inner)
-            if func is not None and not _holds(func, op) and any(
+            if func is not None and not holds(func, op) and any(
                     o.name in LOOPS and does_model_work(o, strict=True) for o in walk(func)):
                 return True
     return False
@@ -757,7 +796,8 @@ def same_op(a: ir.Operation | None, b: ir.Operation) -> bool:
     return a is not None and a == b
 
 
-def _holds(outer: ir.Operation, op: ir.Operation) -> bool:
+def holds(outer: ir.Operation, op: ir.Operation) -> bool:
+    """Whether `op` is nested somewhere inside `outer`."""
     parent = op.parent
     while parent is not None:
         if parent == outer:

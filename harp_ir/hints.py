@@ -98,6 +98,21 @@ HINTS: tuple[HintSpec, ...] = (
                "    t = torch.from_numpy(a * 2)\n",
         after="for x in xs:\n    t = model(x).detach() * 2\n"),
     HintSpec(
+        "HARP205", "host-random-to-device",
+        "random numbers drawn on the host (`numpy.random.*`, a torch factory without "
+        "`device=`) and copied to the device (`.to(device)`, `.cuda()`, "
+        "`torch.cuda.FloatTensor(...)`) on every step of a loop that runs a model",
+        "draw them on the device (`torch.randn(..., device=device)`, "
+        "`Tensor(*size).normal_()`, `tf.random.normal`); the numbers differ, so it is "
+        "never a safe fix",
+        "harp-host-random-to-device", "unsafe",
+        before="for x, _ in loader:\n"
+               "    z = torch.from_numpy(np.random.normal(0, 1, (64, 100))).to(device)\n"
+               "    loss = step(G(z), x)\n",
+        after="for x, _ in loader:\n"
+              "    z = torch.normal(0.0, 1.0, (64, 100), device=device)\n"
+              "    loss = step(G(z), x)\n"),
+    HintSpec(
         "HARP301", "loop-invariant-graph-computation",
         "a pure graph computation in a loop whose inputs are all loop-invariant",
         "hoist it out of the loop",

@@ -56,11 +56,12 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
     for _ in range(MAX_STEPS):
         found = analyze_module(lower_source(outcome.source, str(path)))
         found = filter_hints(found, feedback, {str(path): outcome.source.splitlines()})
-        todo = [h for h in found if (h.id, h.message) not in tried]
+        lines = outcome.source.splitlines()
+        todo = [h for h in found if _key(h, lines) not in tried]
         if not todo:
             break
         hint = todo[0]
-        key = (hint.id, hint.message)
+        key = _key(hint, lines)
         tried.add(key)
         codemod = codemods.CODEMODS.get(hint.id)
         if codemod is None:
@@ -81,9 +82,17 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         outcome.applied.append((hint, safety))
         tried -= retry  # the code changed: `y = f(x)` can move once `x = ...` has moved
         retry.clear()
-    remaining = {(h.id, h.message) for h in found}
+    lines = outcome.source.splitlines()
+    remaining = {_key(h, lines) for h in found}
     outcome.declined = [d for key, d in declined.items() if key in remaining]
     return outcome
+
+
+def _key(hint: Hint, lines: list[str]) -> tuple[str, str, str]:
+    """A hint across rewrites: its id, message and statement text (two lines with the same
+    message are two hints; a line moved by an earlier fix is still the same one)."""
+    line = lines[hint.span.line - 1].strip() if 0 < hint.span.line <= len(lines) else ""
+    return hint.id, hint.message, line
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -19,6 +19,8 @@ PASSES: dict[str, str] = {
     "harp-transfer-in-loop": "Find loop-invariant host-to-device transfers in loops (HARP202)",
     "harp-feed-invariant": "Find loop-invariant feed_dict values (HARP203)",
     "harp-graph-round-trip": "Find tensor -> host -> tensor round trips in loops (HARP204)",
+    "harp-host-random-to-device":
+        "Find host-drawn random numbers copied to the device in loops (HARP205)",
     "harp-loop-invariant": "Find pure tensor computations with loop-invariant inputs (HARP301)",
     "harp-redundant-call": "Find the same pure computation evaluated twice (HARP302)",
     "harp-missing-no-grad": "Find PyTorch inference loops run with autograd on (HARP303)",

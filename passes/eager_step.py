@@ -16,31 +16,19 @@ from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
-    called_function,
+    call_in_loop,
     describe_loop,
     enclosing_loop,
     enclosing_scope,
     in_compiled_function,
     loop_runs,
     record_hint,
-    same_op,
     string_attr,
     walk,
 )
 
 HINT = "HARP103"
 TAPE = "tensorflow.GradientTape"
-
-
-def _call_in_loop(func, module):
-    """A call of `func` (a function of this file) inside a loop, outside compiled code:
-    the step in `func` then runs once per iteration of that loop."""
-    for call in walk(module):
-        if call.name == "host.call" and enclosing_loop(call) is not None and \
-                same_op(called_function(call), func) and \
-                not in_compiled_function(call, ("tensorflow.function",)):
-            return call
-    return None
 
 
 def run(module, pass_=None) -> None:
@@ -56,7 +44,7 @@ def run(module, pass_=None) -> None:
         if loop is None:  # a step in a helper: facts across the call
             scope = enclosing_scope(op)
             func = scope if scope.name == "host.func" else None
-            call = _call_in_loop(func, module) if func is not None else None
+            call = call_in_loop(func) if func is not None else None
             if call is None:
                 continue
             loop = enclosing_loop(call)

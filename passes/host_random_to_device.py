@@ -1,0 +1,209 @@
+"""--harp-host-random-to-device (HARP205): random numbers drawn on the host and copied
+to the device on every step.
+
+Finds: a copy to the device (`.to(device)`, `.cuda()`, `torch.cuda.FloatTensor(a)`, a
+`Tensor` alias of it chosen by `torch.cuda.is_available()`, `torch.tensor(a,
+device=...)`, `tf.constant`/`tf.convert_to_tensor`) of data drawn by a host random
+generator (`numpy.random.*`, or a torch factory without `device=`), seen through
+conversions that keep the data on the host (`torch.from_numpy`, `Variable`, `.float()`),
+in a loop that runs a model, or in a function of the file that such a loop calls. The
+host draws and copies (a blocking copy from pageable memory) what the device could draw
+in place.
+
+Assumes: the loop runs many times and the statement on (nearly) every iteration; the
+program does not rely on the exact random numbers (drawing them on the device gives a
+different sequence, so the fix is unsafe).
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from harp_ir.analysis import (
+    Assumption,
+    accelerator,
+    call_arguments,
+    call_in_loop,
+    called_rarely,
+    definition,
+    describe_loop,
+    does_model_work,
+    enclosing_loop,
+    enclosing_scope,
+    few_iterations,
+    frequency,
+    holds,
+    host_module,
+    loop_runs,
+    names_device,
+    producer,
+    record_hint,
+    runs_inner_loop,
+    string_attr,
+    walk,
+)
+
+HINT = "HARP205"
+
+#: torch random factories that draw on the CPU unless given `device=`
+_TORCH_FACTORIES = frozenset(f"torch.{n}" for n in (
+    "randn", "rand", "randint", "randperm", "normal", "bernoulli", "multinomial", "poisson"))
+#: conversions whose result holds the same host data
+_HOST_CONVERSIONS = frozenset({
+    "torch.from_numpy", "torch.autograd.Variable", "numpy.asarray", "numpy.array",
+    "numpy.float32", "torch.FloatTensor", "torch.DoubleTensor", "torch.LongTensor",
+    "torch.IntTensor", "torch.HalfTensor", "torch.ByteTensor", "torch.BoolTensor"})
+_HOST_METHODS = frozenset({"float", "double", "long", "int", "half", "astype", "reshape",
+                           "view", "unsqueeze", "squeeze", "type", "type_as"})
+#: conversions that copy host data to the device they run on
+_TF_CONVERSIONS = ("tensorflow.constant", "tensorflow.convert_to_tensor",
+                   "tensorflow.compat.v1.constant", "tensorflow.compat.v1.convert_to_tensor")
+#: what to draw on the device instead, by the host generator
+_DEVICE_DRAW = {
+    "normal": "torch.normal(mean, std, size, device=...)` or `Tensor(*size).normal_(mean, std)",
+    "randn": "torch.randn(*size, device=...)",
+    "standard_normal": "torch.randn(*size, device=...)",
+    "uniform": "torch.empty(size, device=...).uniform_(low, high)` or "
+               "`Tensor(*size).uniform_(low, high)",
+    "randint": "torch.randint(low, high, size, device=...)",
+    "permutation": "torch.randperm(n, device=...)",
+}
+for _uniform in ("rand", "random", "random_sample", "ranf", "sample"):
+    _DEVICE_DRAW[_uniform] = "torch.rand(*size, device=...)"
+_DEFAULT_DRAW = "torch.distributions` with parameters on the device"
+
+
+def _receiver(call: ir.Operation) -> ir.Value | None:
+    """`x` of a method call `x.m(...)`."""
+    callee = producer(call.operands[0])
+    return callee.operands[0] if callee is not None and callee.name == "host.getattr" \
+        else None
+
+
+def host_random(value: ir.Value, depth: int = 0) -> ir.Operation | None:
+    """The host random draw whose numbers `value` holds (`np.random.normal(...)`,
+    `torch.randn(...)` without `device=`), seen through locals stored once and through
+    conversions that keep the data on the host; None if there is none."""
+    op = producer(value)
+    if op is None or depth > 6:
+        return None
+    if op.name == "host.load":
+        made = definition(value, enclosing_scope(op))
+        return host_random(made.result, depth + 1) if made is not None and \
+            made.name == "host.call" else None
+    if op.name == "host.binop":  # `np.random.randn(b, d) * 0.1`
+        return next((r for v in op.operands if (r := host_random(v, depth + 1))), None)
+    if op.name != "host.call":
+        return None
+    qualname, args = string_attr(op, "qualname"), call_arguments(op)
+    if string_attr(op, "effect") == "random" and (
+            qualname.startswith("numpy.random.") or (
+                qualname in _TORCH_FACTORIES and
+                not any(k == "device" or k.startswith("*") for k, _ in args))):
+        return op
+    if qualname in _HOST_CONVERSIONS and args and not args[0][0]:
+        return host_random(args[0][1], depth + 1)
+    if string_attr(op, "method") in _HOST_METHODS and _receiver(op) is not None and \
+            not any(names_device(v) for _, v in args):
+        return host_random(_receiver(op), depth + 1)
+    return None
+
+
+def _device_type(value: ir.Value) -> bool:
+    """Whether a callee is a CUDA tensor type: `torch.cuda.FloatTensor`, or a name bound
+    once to it or to a choice between it and the CPU type (`Tensor =
+    torch.cuda.FloatTensor if cuda else torch.FloatTensor`)."""
+    op = producer(value)
+    if op is None:
+        return False
+    if op.name == "host.load":
+        module = host_module(op)
+        scopes = (enclosing_scope(op), module) if module is not None else ()
+        op = next((d for s in scopes if (d := definition(value, s)) is not None), None)
+        if op is None:
+            return False
+    if op.name == "host.if":
+        return any(o.name == "host.getattr" and _cuda_type(string_attr(o, "qualname"))
+                   for o in walk(op))
+    return _cuda_type(string_attr(op, "qualname"))
+
+
+def _cuda_type(qualname: str) -> bool:
+    return qualname.startswith("torch.cuda.") and qualname.endswith("Tensor")
+
+
+def device_copy(call: ir.Operation) -> tuple[str, ir.Value] | None:
+    """(how, data) when `call` copies host `data` to the device: `.cuda()`,
+    `.to(device)`, a CUDA tensor type, `torch.tensor(a, device=...)`, `tf.constant(a)`."""
+    method, args = string_attr(call, "method"), call_arguments(call)
+    qualname = string_attr(call, "qualname")
+    receiver = _receiver(call) if method else None
+    if method == "cuda" and receiver is not None:
+        return ".cuda()", receiver
+    if method == "to" and receiver is not None and any(names_device(v) for _, v in args):
+        return ".to(device)", receiver
+    data = args[0][1] if args and not args[0][0] else None
+    if data is None:
+        return None
+    if qualname in ("torch.tensor", "torch.as_tensor") and \
+            any(k == "device" and names_device(v) for k, v in args):
+        return f"{qualname.removeprefix('torch.')}(..., device=...)", data
+    if qualname in _TF_CONVERSIONS:
+        return f"tf.{qualname.rsplit('.', 1)[1]}(...)", data
+    if not qualname.startswith("torch.") or _cuda_type(qualname):
+        callee = producer(call.operands[0])
+        if _device_type(call.operands[0]) and callee is not None:
+            name = string_attr(callee, "name") or string_attr(callee, "attr")
+            return f"{name}(...)", data
+    return None
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call":
+            continue
+        copy = device_copy(op)
+        draw = host_random(copy[1]) if copy is not None else None
+        if draw is None:
+            continue
+        loop, func, site = enclosing_loop(op), None, op
+        if loop is None:  # in a helper: facts across the call
+            scope = enclosing_scope(op)
+            func = scope if scope.name == "host.func" else None
+            site = call_in_loop(func) if func is not None else None
+            if site is None:
+                continue
+            loop = enclosing_loop(site)
+        if not does_model_work(loop) or not holds(func or loop, draw):
+            continue  # numbers drawn once, before the loop, are HARP202's invariant copy
+        how, drawn = copy[0], string_attr(draw, "qualname")
+        short = drawn.removeprefix("numpy.random.").removeprefix("torch.")
+        instead = _DEVICE_DRAW.get(short, _DEFAULT_DRAW)
+        if "tensorflow" in string_attr(op, "qualname"):
+            instead = "tf.random.normal(shape, mean, stddev)` or `tf.random.uniform"
+        how_often = frequency(site, loop)
+        message = f"`{drawn}` draws random numbers on the host and `{how}` copies them to " \
+                  f"the device "
+        if func is None:
+            message += how_often.phrase(loop)
+        else:
+            message += (f"in `{string_attr(func, 'sym_name')}`, called "
+                        f"{how_often.phrase(loop)}")
+        message += f"; draw them on the device instead (`{instead}`)"
+        assumptions = [loop_runs(loop), accelerator(op), Assumption(
+            "random-stream", drawn, "medium", "speculated",
+            "numbers drawn on the device follow a different sequence than the host's")]
+        if how_often.assumption(loop):
+            assumptions.append(how_often.assumption(loop))
+        if runs_inner_loop(loop, site) or few_iterations(loop):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "the loop runs an inner loop (once per epoch) or a handful of times"))
+        holder = enclosing_scope(loop)
+        rarely = called_rarely(holder) if holder.name == "host.func" else None
+        if rarely is not None:
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                f"`{string_attr(holder, 'sym_name')}` is only called when "
+                f"`{rarely.guard}` holds"))
+        record_hint(op, HINT, message, assumptions)
