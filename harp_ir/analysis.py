@@ -6,7 +6,6 @@ module only says what it looks for.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,8 +16,6 @@ LOOPS = ("host.for", "host.while")
 #: ops that start a new Python scope: a loop outside one does not run the code inside it
 SCOPES = ("host.func", "host.class", "host.module")
 
-_LOC = re.compile(r'"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)'
-                  r'(?: to (?P<eline>\d+)?:(?P<ecol>\d+))?')
 
 
 @dataclass(frozen=True)
@@ -36,14 +33,20 @@ class Span:
 
 
 def span(location: ir.Location) -> Span | None:
-    """The source span of a location (file:line:col, optionally a range), if it has one."""
-    m = _LOC.search(str(location))
-    if m is None:
-        return None
-    line, col = int(m["line"]), int(m["col"])
-    end_line = int(m["eline"]) if m["eline"] else line
-    end_col = int(m["ecol"]) if m["ecol"] else col
-    return Span(m["file"].replace('\\"', '"'), line, col, end_line, end_col)
+    """The source span of a location, read through the bindings' typed locations (a file
+    location, or the one a name location wraps), so any file name comes back as it was
+    given; None for a location without a file. A diagnostic's location comes untyped:
+    rebuilding it from its attribute gives the typed one."""
+    if type(location) is ir.Location:
+        location = ir.Location.from_attr(location.attr)
+    for _ in range(8):
+        if hasattr(location, "filename"):  # FileLineColLoc
+            return Span(location.filename, location.start_line, location.start_col,
+                        location.end_line, location.end_col)
+        location = getattr(location, "child_loc", None)  # NameLoc
+        if location is None:
+            break
+    return None
 
 
 def _walk(op: ir.Operation) -> Iterator[ir.Operation]:

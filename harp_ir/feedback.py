@@ -29,6 +29,7 @@ from pathlib import Path
 
 from harp_ir import notebook
 from harp_ir.analysis import Assumption
+from harp_ir.frontend.lower import FrontendError, read_source
 
 LEVELS = {"conservative": ("low",), "default": ("low", "medium"),
           "aggressive": ("low", "medium", "high")}
@@ -143,6 +144,6 @@ def _source_lines(file: str, cell: int | None) -> list[str]:
     try:
         if cell is not None:
             return notebook.read(file).cells[cell - 1].source.splitlines()
-        return Path(file).read_text(encoding="utf-8").splitlines()
-    except (OSError, IndexError, notebook.NotebookError):
+        return read_source(file).splitlines()
+    except (OSError, IndexError, notebook.NotebookError, FrontendError):
         return []

@@ -8,9 +8,13 @@ parsed, so a file is never left half-written or broken.
 
 from __future__ import annotations
 
+import codecs
 import difflib
+import io
 import os
+import stat
 import tempfile
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,12 +99,64 @@ def _key(hint: Hint, lines: list[str]) -> tuple[str, str, str]:
     return hint.id, hint.message, line
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one step: a crash leaves the old file or the new one."""
+class WriteError(Exception):
+    """A file `--apply` will not or cannot rewrite; the message says why."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file as `--apply` found it: its bytes, the encoding Python reads it with and
+    whether it starts with a BOM. Writing it back keeps all of that (line endings are in
+    the text, never translated), writes through a symlink to its target, keeps its mode,
+    owner and hard links, and refuses when the file is read-only or changed since."""
+
+    path: Path
+    data: bytes
+    encoding: str
+    bom: bool
+
+    @staticmethod
+    def read(path: Path) -> SourceFile:
+        data = path.read_bytes()
+        bom = data.startswith(codecs.BOM_UTF8)
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:  # undecodable: decoding the text reports it
+            encoding = "utf-8"
+        return SourceFile(path, data, "utf-8" if encoding == "utf-8-sig" else encoding, bom)
+
+    def encode(self, text: str) -> bytes:
+        try:
+            return (codecs.BOM_UTF8 if self.bom else b"") + text.encode(self.encoding)
+        except UnicodeEncodeError as e:
+            raise WriteError(f"the fixed text cannot be written in the file's encoding "
+                             f"({self.encoding}): {e.reason}") from None
+
+    def write(self, text: str) -> None:
+        target = self.path.resolve()  # through a symlink: the link stays a link
+        new = self.encode(text)
+        try:
+            st = target.stat()
+            if not st.st_mode & stat.S_IWUSR:
+                raise WriteError("read-only: not rewritten")
+            if target.read_bytes() != self.data:
+                raise WriteError("changed since harp read it: not rewritten (run again)")
+            if st.st_nlink > 1 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+                with open(target, "r+b") as f:  # in place: keeps hard links and owner
+                    f.write(new)
+                    f.truncate()
+            else:
+                write_atomically(target, new)
+        except OSError as e:
+            raise WriteError(e.strerror or str(e)) from None
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` in one step: a crash leaves the old file or the new one."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".harp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.chmod(tmp, path.stat().st_mode)
         os.replace(tmp, path)
     except BaseException:

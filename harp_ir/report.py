@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
@@ -156,18 +157,23 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
     """Split the inputs into tasks: each directory is one program, cut into about
     4 x jobs pieces so that workers stay busy."""
     tasks, errors = [], []
+    seen: set[Path] = set()  # `x.py ./x.py` or a file inside a folder also named
     for arg in map(Path, paths):
         if arg.is_dir():
             files, root = tuple(python_files([str(arg)], exclude)[0]), arg
         elif arg.is_file():
             files, root = (arg,), arg.parent
         else:
-            errors.append(f"{arg}: error: no such file or directory")
+            errors.append(f"{arg}: error: " + ("not a regular file" if arg.exists() or
+                                               arg.is_symlink() else
+                                               "no such file or directory"))
             continue
-        pieces = max(1, min(len(files), jobs)) if jobs > 1 else 1
+        targets = tuple(f for f in files if f.resolve() not in seen)
+        seen.update(f.resolve() for f in targets)
+        pieces = max(1, min(len(targets), jobs)) if jobs > 1 else 1
         for i in range(pieces):
-            if files[i::pieces]:
-                tasks.append(Task(root, files, files[i::pieces]))
+            if targets[i::pieces]:
+                tasks.append(Task(root, files, targets[i::pieces]))
     return tasks, errors
 
 
@@ -186,10 +192,20 @@ def run_task(task: Task) -> tuple[list[Hint], list[str]]:
                  if h.span.file in wanted]
     except ir.MLIRError as e:
         return [], errors + format_mlir_error(e, str(task.root))
+    except RecursionError:  # an analysis walking IR nested too deeply
+        return [], errors + [f"{t}:1:1: error: nested too deeply for harp's analyses "
+                             f"(Python's recursion limit was reached); not analysed"
+                             for t in task.targets]
     return found, errors
 
 
 _WORKER_CONTEXT = None
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C reaches the whole process group: the parent reports it once; workers, which
+    it shuts down, must not each print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_task_in_worker(task: Task):
@@ -218,7 +234,7 @@ def analyze_paths(paths: list[str], jobs: int = 1,
     tasks, errors = tasks_for(paths, jobs, exclude)
     total, done, found = sum(len(t.targets) for t in tasks), 0, []
     if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
+        with ProcessPoolExecutor(jobs, initializer=_ignore_interrupts) as pool:
             results = pool.map(_run_task_in_worker, tasks)
             for task, (hints, errs) in zip(tasks, results, strict=True):
                 found += hints

@@ -15,11 +15,12 @@ from collections import Counter
 from pathlib import Path
 
 from harp_ir import hints, notebook, sarif
+from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
-from harp_ir.frontend.lower import FrontendError, lower_file, read_source
+from harp_ir.frontend.lower import FrontendError, decode_source, lower_file, read_source
 from harp_ir.pipeline import build
-from harp_ir.refactor import refactor_source, write_atomically
+from harp_ir.refactor import SourceFile, WriteError, refactor_source
 from harp_ir.report import analyze_paths, default_jobs, in_cells, python_files
 from harp_ir.trace import TraceError, add_traces, load_spec
 
@@ -132,10 +133,16 @@ def cmd_refactor(args) -> int:
     with make_context():
         for path in files:
             try:
-                outcome = refactor_source(read_source(path), path, feedback,
-                                          args.unsafe_fixes)
+                original = SourceFile.read(path)  # what a fix is computed on and checked
+                text = read_source(path) if notebook.is_notebook(path) else \
+                    decode_source(original.data, str(path))
+                outcome = refactor_source(text, path, feedback, args.unsafe_fixes)
             except FrontendError as e:
                 print(e, file=sys.stderr)
+                status = 2
+                continue
+            except OSError as e:
+                print(f"{path}:1:1: error: cannot read: {e.strerror or e}", file=sys.stderr)
                 status = 2
                 continue
             for h, reason in outcome.declined:
@@ -150,7 +157,12 @@ def cmd_refactor(args) -> int:
                     print(e, file=sys.stderr)
                     status = 2
                     continue
-                write_atomically(path, new_text)
+                try:
+                    original.write(new_text)
+                except WriteError as e:
+                    print(f"{path}:1:1: error: {e}", file=sys.stderr)
+                    status = 2
+                    continue
                 print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
             else:
                 sys.stdout.write(outcome.diff())
@@ -227,7 +239,7 @@ def _indent(code: str) -> str:
     return "".join(f"    {line}\n" for line in code.splitlines())
 
 
-def main(argv: list[str] | None = None) -> int:
+def _main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.list_hints:
@@ -241,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     return commands[args.command](args)
 
+
+main = interruptible(_main, "harp")
 
 if __name__ == "__main__":
     sys.exit(main())

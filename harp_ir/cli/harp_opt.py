@@ -12,6 +12,7 @@ import sys
 
 from torch_mlir import ir
 
+from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import FrontendError, lower_source
@@ -85,7 +86,7 @@ def process(text: str, name: str, elements: list[str], args) -> str:
         print_generic_op_form=args.mlir_print_op_generic)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         elements, rest = split_passes(argv)
@@ -136,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
             f.write(result)
     return status
 
+
+main = interruptible(_main, "harp-opt")
 
 if __name__ == "__main__":
     sys.exit(main())

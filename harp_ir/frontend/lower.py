@@ -9,8 +9,12 @@ valid Python.
 
 from __future__ import annotations
 
+import ast
 import builtins
+import io
 import re
+import sys
+import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -1170,14 +1174,25 @@ class Program:
         try:
             source = _read(path)
             tree = _parse(source, str(path))
+            try:
+                lowerer = Lowerer(tree, str(path), self, name, source)
+                lowerer.lower_into(self.module.body)
+            except Exception as e:  # noqa: BLE001  (one file must not stop the run)
+                self._erase(str(path))
+                raise _internal_error(str(path), e) from None
         except FrontendError as e:
             self.errors.append(e)
             self.exports[name] = {}
             return
-        lowerer = Lowerer(tree, str(path), self, name, source)
-        lowerer.lower_into(self.module.body)
         self.exports[name] = lowerer.scopes[0].facts
         self._busy.discard(name)
+
+    def _erase(self, filename: str) -> None:
+        """Drop the half-lowered module of `filename` (lowering stopped in the middle)."""
+        for op in list(self.module.body.operations):
+            if op.operation.name == "host.module" and \
+                    ir.StringAttr(op.operation.attributes["filename"]).value == filename:
+                op.operation.erase()
 
     def resolve(self, qualname: str) -> Fact | None:
         """`pkg.mod.name` -> the fact `pkg.mod` binds `name` to, lowering it first."""
@@ -1236,16 +1251,65 @@ def _read(path: Path) -> str:
         except notebook.NotebookError as e:
             raise FrontendError(str(path), e.line, e.col, e.message) from None
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise FrontendError(str(path), 1, 1, f"cannot decode as UTF-8: {e.reason}") from None
+        return decode_source(path.read_bytes(), str(path))
     except OSError as e:
         raise FrontendError(str(path), 1, 1, e.strerror or str(e)) from None
 
 
+def decode_source(data: bytes, filename: str) -> str:
+    """Python source bytes decoded as Python decodes them: a UTF-8 BOM, or a PEP 263
+    `# -*- coding: ... -*-` line, else UTF-8. The BOM is not part of the text."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).removeprefix("\ufeff")
+    except (SyntaxError, LookupError) as e:  # an unknown or contradictory coding line
+        raise FrontendError(filename, 1, 1, f"cannot decode: {e}") from None
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise FrontendError(filename, line, 1,
+                            f"cannot decode as {e.encoding}: {e.reason}") from None
+
+
+#: CPython's default recursion limit, which also bounds how deeply its parser nests
+PYTHON_RECURSION_LIMIT = 1000
+
+
+def _too_deep(filename: str) -> FrontendError:
+    return FrontendError(filename, 1, 1, "nested too deeply for harp (more levels of nesting "
+                                         "than Python's parser accepts by default); the "
+                                         "file is not analysed")
+
+
+def _internal_error(filename: str, error: Exception) -> FrontendError:
+    """A file harp failed on, as an error line (libcst turns a RecursionError deep in its
+    position provider into a KeyError: the chain says which it was)."""
+    cause = error
+    while cause is not None and not isinstance(cause, RecursionError):
+        cause = cause.__context__
+    if cause is not None:
+        return _too_deep(filename)
+    return FrontendError(filename, 1, 1, f"harp failed on this file ({type(error).__name__}); "
+                                         f"it is not analysed, the others are")
+
+
 def _parse(source: str, filename: str) -> cst.Module:
+    """libcst's tree of `source`. Python's own parser sees it first: it refuses nesting
+    deep enough to overflow the native stack of libcst's parser (a crash, not an error),
+    under Python's default recursion limit: what CPython itself would refuse to compile."""
+    raised = sys.getrecursionlimit()
+    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError):
+        raise _too_deep(filename) from None
+    except (SyntaxError, ValueError):
+        pass  # libcst reports it (or accepts newer syntax)
+    finally:
+        sys.setrecursionlimit(raised)
     try:
         return cst.parse_module(source)
+    except RecursionError:
+        raise _too_deep(filename) from None
     except cst.ParserSyntaxError as e:
         message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
         raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
@@ -1262,8 +1326,11 @@ def _positions(tree: cst.Module) -> dict:
 
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
-    return Lowerer(_parse(source, filename), filename, None, module_name,
-                   source).lower_module()
+    tree = _parse(source, filename)
+    try:
+        return Lowerer(tree, filename, None, module_name, source).lower_module()
+    except Exception as e:  # noqa: BLE001
+        raise _internal_error(filename, e) from None
 
 
 def read_source(path: str | Path) -> str:

@@ -97,7 +97,7 @@ def test_no_half_written_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError):
-        write_atomically(path, "new\n")
+        write_atomically(path, b"new\n")
     assert path.read_text() == "original\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.py"]  # no temporary left behind
 

@@ -1,0 +1,102 @@
+"""Valid input never crashes harp and one bad file never stops a run: deep nesting,
+encodings, odd file names, files named twice, FIFOs, Ctrl-C."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harp_ir.cli import harp
+
+HOT = ("import torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+       "opt = torch.optim.SGD(model.parameters(), lr=0.1)\ntotal = 0.0\n"
+       "for x in loader:\n    loss = model(x).sum()\n    loss.backward()\n"
+       "    total += loss.item()\n")
+HOT_LINE = 8
+
+
+def analyze_json(capsys, *args) -> tuple[int, dict, str]:
+    """Exit status, the JSON report, and its error lines with whatever went to stderr."""
+    status = harp.main(["analyze", "--format", "json", "--no-config", *map(str, args)])
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    return status, out, "\n".join(out["errors"]) + captured.err
+
+
+DEEP = {
+    "sum_10000_terms.py": "x = " + " + ".join(["1"] * 10000) + "\n",
+    "sum_2900_terms_multiline.py": "x = (" + " +\n".join(["1"] * 2900) + ")\n",
+    "elif_500.py": "x = 1\nif x == 0:\n    pass\n" + "".join(
+        f"elif x == {i}:\n    pass\n" for i in range(1, 500)),
+    "chain_300.py": "import torch\nx = torch.zeros(3)" + ".abs()" * 300 + "\n",
+    "strings_1000.py": "s = (" + " ".join(['"a"'] * 1000) + ")\n",
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_pathological_files_do_not_stop_the_others(tmp_path, capsys, jobs):
+    for name, text in DEEP.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "train.py").write_text(HOT)
+    status, out, err = analyze_json(capsys, "-j", jobs, tmp_path)
+    assert [(h["span"]["file"].endswith("train.py"), h["span"]["line"])
+            for h in out["hints"]] == [(True, HOT_LINE)]
+    assert "Traceback" not in err
+    # the one deeper than Python's own parser accepts is reported, by name, with its limit
+    assert f"{tmp_path / 'sum_10000_terms.py'}:1:1: error: nested too deeply" in err
+    assert status == 2  # an error beside the hints
+
+
+def test_pep263_and_bom_sources_are_decoded_as_python_does(tmp_path, capsys):
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(("# -*- coding: latin-1 -*-\n# caf\xe9\n" + HOT).encode("latin-1"))
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbf" + HOT.encode())
+    crlf = tmp_path / "crlf.py"
+    crlf.write_bytes(HOT.replace("\n", "\r\n").encode())
+    status, out, err = analyze_json(capsys, latin, bom, crlf)
+    lines = sorted((Path(h["span"]["file"]).name, h["span"]["line"]) for h in out["hints"])
+    assert lines == [("bom.py", HOT_LINE), ("crlf.py", HOT_LINE), ("latin.py", HOT_LINE + 2)]
+    assert err == ""
+
+
+@pytest.mark.parametrize("name", ["caf\u00e9.py", 'quote"d.py', "back\\slash.py",
+                                  "with space.py"])
+def test_any_file_name_keeps_its_hints(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_text(HOT)
+    status, out, _ = analyze_json(capsys, path)
+    assert status == 1 and [h["span"]["file"] for h in out["hints"]] == [str(path)]
+
+
+def test_a_file_named_twice_is_analysed_once(tmp_path, capsys, monkeypatch):
+    (tmp_path / "train.py").write_text(HOT)
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = analyze_json(capsys, "train.py", "./train.py", ".")
+    assert len(out["hints"]) == 1
+
+
+def test_a_fifo_is_not_read(tmp_path, capsys):
+    fifo = tmp_path / "f.py"
+    os.mkfifo(fifo)
+    (tmp_path / "train.py").write_text(HOT)
+    status, out, err = analyze_json(capsys, tmp_path, fifo)  # would block if opened
+    assert len(out["hints"]) == 1 and f"{fifo}: error: not a regular file" in err
+    assert status == 2
+
+
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
+    for i in range(60):
+        (tmp_path / f"m{i}.py").write_text(HOT * 20)
+    harp_bin = Path(sys.executable).with_name("harp")
+    proc = subprocess.Popen([str(harp_bin), "analyze", "-j", "2", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err == "harp: interrupted\n"
