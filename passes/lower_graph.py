@@ -41,9 +41,12 @@ OPERATORS = {
     "add": ("torch.aten.add.Tensor", "torch.aten.add.Scalar", "tf.AddV2"),
     "sub": ("torch.aten.sub.Tensor", "torch.aten.sub.Scalar", "tf.Sub"),
     "mul": ("torch.aten.mul.Tensor", "torch.aten.mul.Scalar", "tf.Mul"),
-    "div": ("torch.aten.div.Tensor", "torch.aten.div.Scalar", "tf.RealDiv"),
+    "truediv": ("torch.aten.div.Tensor", "torch.aten.div.Scalar", "tf.RealDiv"),
+    "pow": ("torch.aten.pow.Tensor_Tensor", "torch.aten.pow.Tensor_Scalar", "tf.Pow"),
     "matmul": ("torch.aten.matmul", None, "tf.MatMul"),
 }
+#: host.unop `op` -> (torch op, tf op)
+UNARY_OPERATORS = {"neg": ("torch.aten.neg", "tf.Neg")}
 #: facts a graph result keeps from the host call it replaces
 _FACTS = ("harp.kind", "harp.kind_status", "harp.kind_reason", "harp.framework", "qualname")
 
@@ -317,6 +320,24 @@ def lower_binop(op: ir.Operation) -> bool:
     return True
 
 
+def lower_unop(op: ir.Operation) -> bool:
+    names = UNARY_OPERATORS.get(string_attr(op, "op"))
+    framework = string_attr(op, "harp.framework")
+    operand = op.operands[0]
+    if names is None or framework not in ("torch", "tf") or not (
+            value_kind(operand) == "tensor" or _from_graph(operand)):
+        return False
+    b = _Builder(op, framework)
+    try:
+        tensor = b.tensor(operand)
+    except _NoFit:
+        return False
+    attrs = {"harp.qualname": ir.StringAttr.get(f"operator.{string_attr(op, 'op')}")}
+    name = names[0] if framework == "torch" else names[1]
+    _finish(op, b, b.create(name, [tensor], b.tensor_type(), attrs))
+    return True
+
+
 def _from_graph(value: ir.Value) -> bool:
     origin = producer(value)
     return origin is not None and origin.name == "host.from_graph"
@@ -352,4 +373,6 @@ def run(module, pass_=None) -> None:
         elif op.name == "host.binop" and string_attr(op, "harp.kind") == "tensor" and \
                 "inplace" not in op.attributes:
             lower_binop(op)
+        elif op.name == "host.unop" and string_attr(op, "harp.kind") == "tensor":
+            lower_unop(op)
     _cleanup(module)

@@ -70,3 +70,25 @@ def test_graph_values_stay_in_the_graph(ctx):
     assert names.count("host.to_graph") == 1 and names.count("host.from_graph") == 2
     relu = next(op for op in walk(module.operation) if op.name == "torch.aten.relu")
     assert relu.operands[0].owner.name == "torch.aten.exp"
+
+
+OPERATOR_CASES = [  # (framework, expression on tensors t and u, the op it becomes)
+    ("torch", "t + u", "torch.aten.add.Tensor"), ("torch", "t - 2.0", "torch.aten.sub.Scalar"),
+    ("torch", "t * u", "torch.aten.mul.Tensor"), ("torch", "t / u", "torch.aten.div.Tensor"),
+    ("torch", "t / 2.0", "torch.aten.div.Scalar"), ("torch", "t @ u", "torch.aten.matmul"),
+    ("torch", "t ** u", "torch.aten.pow.Tensor_Tensor"),
+    ("torch", "t ** 2", "torch.aten.pow.Tensor_Scalar"), ("torch", "-t", "torch.aten.neg"),
+    ("tf", "t + u", "tf.AddV2"), ("tf", "t - u", "tf.Sub"), ("tf", "t * u", "tf.Mul"),
+    ("tf", "t / u", "tf.RealDiv"), ("tf", "t @ u", "tf.MatMul"), ("tf", "t ** u", "tf.Pow"),
+    ("tf", "-t", "tf.Neg"),
+]
+
+
+@pytest.mark.parametrize(("framework", "expression", "name"), OPERATOR_CASES)
+def test_every_python_operator_on_tensors_lowers(ctx, framework, expression, name):
+    header = ("import torch\nt = torch.ones(2, 2)\nu = torch.ones(2, 2)\n"
+              if framework == "torch" else
+              "import tensorflow as tf\nt = tf.ones([2, 2])\nu = tf.ones([2, 2])\n")
+    module = lowered(f"{header}r = {expression}\n")
+    assert module.operation.verify()
+    assert name in [op.name for op in walk(module.operation)], expression
