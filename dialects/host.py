@@ -463,6 +463,30 @@ def irdl_text(include_terminators: bool = True) -> str:
     return "\n".join(out) + "\n"
 
 
+#: the analysis facts the frontend and passes attach (`harp.*`), by the builtin attribute
+#: each must be: the passes read them, so a module from elsewhere must not hold another
+_FACT_ATTRS = {
+    **dict.fromkeys(("harp.kind", "harp.kind_status", "harp.kind_reason", "harp.framework",
+                     "harp.receiver", "harp.receiver_reason", "harp.source", "harp.qualname",
+                     "harp.mutates_status"), "string"),
+    **dict.fromkeys(("harp.decorators", "harp.contexts", "harp.hints", "harp.effects",
+                     "harp.mutates"), "array"),
+}
+_ATTR_CLASSES = {"string": ir.StringAttr, "array": ir.ArrayAttr, "integer": ir.IntegerAttr,
+                 "bool": ir.BoolAttr}
+
+
+def _attribute_types(spec: OpSpec, op) -> str | None:
+    """An attribute of the wrong kind (`qualname = 7`), declared or a `harp.*` fact."""
+    expected = {a.name: a.base for a in spec.attrs} | _FACT_ATTRS
+    for i in range(len(op.attributes)):
+        named = op.attributes[i]
+        base = expected.get(named.name, "any")
+        if base != "any" and not isinstance(named.attr, _ATTR_CLASSES[base]):
+            return f"attribute '{named.name}' must be a {base} attribute, not {named.attr}"
+    return None
+
+
 def _verifier_hook(spec: OpSpec):
     """MLIR's dynamic-op verifier hook for `spec`: reports the spec's error at the op."""
 
@@ -470,7 +494,8 @@ def _verifier_hook(spec: OpSpec):
         # Trait hooks run before IRDL's own checks, so the op may still lack a required
         # attribute or have one of the wrong kind: report that instead of raising.
         try:
-            error = spec.verify(op.operation)
+            error = _attribute_types(spec, op.operation) or (
+                spec.verify(op.operation) if spec.verify is not None else None)
         except (KeyError, ValueError, TypeError, IndexError) as e:
             error = f"is malformed ({type(e).__name__}: {e})"
         if error:
@@ -491,8 +516,7 @@ def register(context: ir.Context) -> None:
         for spec in OPS:
             if spec.terminator:
                 ir.IsTerminatorTrait.attach(spec.full_name)
-            if spec.verify is not None:
-                ir.DynamicOpTrait.attach(spec.full_name, _verifier_hook(spec))
+            ir.DynamicOpTrait.attach(spec.full_name, _verifier_hook(spec))
 
 
 def markdown() -> str:

@@ -26,10 +26,14 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from harp_ir import notebook
-from harp_ir.analysis import Assumption
+from harp_ir.analysis import ASSUMPTIONS, Assumption
 from harp_ir.frontend.lower import FrontendError, read_source
+from harp_ir.hints import HINTS
 
 LEVELS = {"conservative": ("low",), "default": ("low", "medium"),
           "aggressive": ("low", "medium", "high")}
@@ -52,6 +56,10 @@ class Feedback:
         if self.level not in LEVELS:
             raise ConfigError(f"unknown level '{self.level}'; expected one of "
                               f"{', '.join(LEVELS)}")
+        for hint_id in sorted(self.select | self.ignore):
+            _check_id(hint_id)
+        for spec in sorted(self.assume | self.deny):
+            _check_assumption(spec)
 
     @staticmethod
     def _matches(specs: set[str], a: Assumption) -> bool:
@@ -92,6 +100,64 @@ class Feedback:
             ignore=self.ignore | ids("ignore"))
 
 
+_HINT_IDS = frozenset(h.id for h in HINTS)
+
+
+def _check_id(hint_id: str) -> str:
+    if hint_id.strip().upper() not in _HINT_IDS:
+        raise ConfigError(f"unknown hint id '{hint_id}' (see `harp --list-hints`)")
+    return hint_id.strip().upper()
+
+
+def _check_assumption(spec: str) -> str:
+    if spec.split(":", 1)[0] not in ASSUMPTIONS:
+        raise ConfigError(f"unknown assumption kind '{spec.split(':', 1)[0]}'; expected "
+                          f"one of {', '.join(ASSUMPTIONS)} (optionally `kind:subject`)")
+    return spec
+
+
+class Config(BaseModel):
+    """What `[tool.harp]` (or harp.toml) may say: unknown keys and wrong types are errors,
+    not silently ignored settings."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    level: Literal["conservative", "default", "aggressive"] = "default"
+    select: list[str] = []
+    ignore: list[str] = []
+    assume: list[str] = []
+    deny: list[str] = []
+    trace: dict = {}  # the trace spec: checked by `harp analyze --trace` (trace.py)
+
+    @field_validator("select", "ignore")
+    @classmethod
+    def _known_ids(cls, ids: list[str]) -> list[str]:
+        return [_checked(_check_id, i) for i in ids]
+
+    @field_validator("assume", "deny")
+    @classmethod
+    def _known_kinds(cls, specs: list[str]) -> list[str]:
+        return [_checked(_check_assumption, s) for s in specs]
+
+
+def _checked(check, value: str) -> str:
+    try:
+        return check(value)
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
+
+
+def validate_config(table: object, path: Path) -> dict:
+    """The table as a checked dict; a ConfigError naming the file and the key if not."""
+    try:
+        return Config.model_validate(table).model_dump(exclude_unset=True)
+    except ValidationError as e:
+        problems = "; ".join(
+            f"`{'.'.join(map(str, err['loc'])) or 'tool.harp'}`: "
+            f"{err['msg'].removeprefix('Value error, ')}" for err in e.errors())
+        raise ConfigError(f"{path}: error: {problems}") from None
+
+
 def load_config(start: Path) -> dict:
     """`[tool.harp]` of the nearest pyproject.toml, or the nearest harp.toml (whose top
     level is the table), searching upward from `start`."""
@@ -103,11 +169,14 @@ def load_config(start: Path) -> dict:
                 continue
             try:
                 data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except tomllib.TOMLDecodeError as e:
-                raise ConfigError(f"{path}: error: {e}") from None
-            table = data if name == "harp.toml" else data.get("tool", {}).get("harp")
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as e:
+                raise ConfigError(f"{path}: error: cannot read: {e}") from None
+            tool = data.get("tool", {}) if name == "pyproject.toml" else {}
+            if not isinstance(tool, dict):
+                continue  # `tool = "x"`: no [tool.harp] table here
+            table = data if name == "harp.toml" else tool.get("harp")
             if table is not None:
-                return table
+                return validate_config(table, path)
     return {}
 
 

@@ -63,6 +63,9 @@ def build(elements: list[str], verify_each: bool = True) -> passmanager.PassMana
     for element in elements:
         name = element.split("{", 1)[0].split("(", 1)[0].strip()
         if name in PASSES:
+            if element.strip() != name:
+                raise PipelineError(f"'{name}' takes no options or nested passes, got "
+                                    f"'{element.strip()}'")
             flush()
             pm.add(load(name), name=name, argument=name, description=PASSES[name])
         else:

@@ -109,14 +109,26 @@ class _Builder:
                                                         value)})
 
     def tf_constant(self, value) -> ir.Value:
+        """A `tf.Const` built from typed attributes (no text to parse: `1e-07`, `inf`)."""
+        with ir.Location.unknown():
+            attr = self._tf_value(value)
+        return self.create("tf.Const", [], str(attr.type), {"value": attr})
+
+    @staticmethod
+    def _tf_value(value) -> ir.DenseElementsAttr:
+        i32, f32 = ir.IntegerType.get_signless(32), ir.F32Type.get()
         if isinstance(value, (list, tuple)):
-            text = f"dense<[{', '.join(map(str, value))}]> : tensor<{len(value)}xi32>"
-            result = f"tensor<{len(value)}xi32>"
+            shaped = ir.RankedTensorType.get([len(value)], i32)
+            attr = ir.DenseElementsAttr.get(
+                [ir.IntegerAttr.get(i32, int(v)) for v in value], type=shaped) if value \
+                else ir.DenseElementsAttr.get_splat(shaped, ir.IntegerAttr.get(i32, 0))
         elif isinstance(value, float):
-            text, result = f"dense<{value!r}> : tensor<f32>", "tensor<f32>"
+            shaped = ir.RankedTensorType.get([], f32)
+            attr = ir.DenseElementsAttr.get_splat(shaped, ir.FloatAttr.get(f32, value))
         else:
-            text, result = f"dense<{int(value)}> : tensor<i32>", "tensor<i32>"
-        return self.create("tf.Const", [], result, {"value": ir.Attribute.parse(text)})
+            shaped = ir.RankedTensorType.get([], i32)
+            attr = ir.DenseElementsAttr.get_splat(shaped, ir.IntegerAttr.get(i32, int(value)))
+        return attr
 
     def int_list(self, values: list[int]) -> ir.Value:
         if self.framework == "tf":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -101,8 +102,12 @@ def cmd_import(args) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print(f"harp: error: cannot write '{args.output}': {e.strerror}", file=sys.stderr)
+            return 2
     return status
 
 
@@ -184,7 +189,9 @@ def cmd_analyze(args) -> int:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
     exclude = tuple(args.exclude)
-    jobs = args.jobs or default_jobs(args.paths, exclude)
+    files = len(python_files(args.paths, exclude)[0])
+    jobs = min(args.jobs, max(1, files), os.cpu_count() or 1) if args.jobs > 0 else \
+        default_jobs(args.paths, exclude)
     progress = _progress if sys.stderr.isatty() and args.format == "text" else None
     with make_context():
         found, errors = analyze_paths(args.paths, jobs, progress, exclude)

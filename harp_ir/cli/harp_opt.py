@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from torch_mlir import ir
 
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
-from harp_ir.frontend.lower import FrontendError, lower_source
+from harp_ir.frontend.lower import FrontendError, decode_source, lower_source
 from harp_ir.passes import PASSES
 from harp_ir.pipeline import PipelineError, build, pipeline_elements
 
@@ -68,10 +69,11 @@ def split_passes(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    """MLIR is UTF-8; a Python file is decoded as Python decodes it (PEP 263, BOM)."""
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    if path.endswith(".py"):
+        return decode_source(data, path)
+    return data.decode("utf-8")
 
 
 def process(text: str, name: str, elements: list[str], args) -> str:
@@ -109,6 +111,13 @@ def _main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"harp-opt: error: cannot read '{args.input}': {e.strerror}", file=sys.stderr)
         return 1
+    except UnicodeDecodeError as e:
+        print(f"harp-opt: error: cannot read '{args.input}': not UTF-8 ({e.reason} at byte "
+              f"{e.start})", file=sys.stderr)
+        return 1
+    except FrontendError as e:
+        print(e, file=sys.stderr)
+        return 1
     name = "<stdin>" if args.input == "-" else args.input
     chunks = text.split(SPLIT_MARKER) if args.split_input_file else [text]
     outputs, status, offset = [], 0, 0
@@ -133,8 +142,13 @@ def _main(argv: list[str] | None = None) -> int:
     if args.output == "-":
         sys.stdout.write(result)
     else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(result)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(result)
+        except OSError as e:
+            print(f"harp-opt: error: cannot write '{args.output}': {e.strerror}",
+                  file=sys.stderr)
+            return 1
     return status
 
 

@@ -40,7 +40,9 @@ def test_two_contexts_each_get_the_dialect():
      '%d = "host.dict"(%a) : (!host.obj) -> !host.obj', "key/value operand pairs"),
     ('%o = "host.opaque"() ({}) {kind = ""} : () -> !host.obj', "must say what it stands for"),
     ('%f = "host.call"() {kwnames = []} : () -> !host.obj', "needs a callee"),
-    ('%f = "host.load"() {name = 3} : () -> !host.obj', "slot name must not be empty"),
+    ('%f = "host.load"() {name = ""} : () -> !host.obj', "slot name must not be empty"),
+    ('%f = "host.load"() {name = 3} : () -> !host.obj',  # types are checked first
+     "attribute 'name' must be a string attribute"),
 ])
 def test_verifiers_reject_what_irdl_cannot_express(ctx, text, error):
     with pytest.raises(ir.MLIRError) as info:

@@ -73,6 +73,31 @@ def test_config_from_pyproject_and_harp_toml(tmp_path):
     assert load_config(sub) == {"deny": ["no-alias"]}
 
 
+@pytest.mark.parametrize(("line", "error"), [
+    ('select = "HARP201"', "`select`: Input should be a valid list"),
+    ("select = [201]", "`select.0`: Input should be a valid string"),
+    ('selct = ["HARP201"]', "`selct`: Extra inputs are not permitted"),
+    ('assume = "pure"', "`assume`: Input should be a valid list"),
+    ('deny = ["nonsense"]', "unknown assumption kind 'nonsense'"),
+    ('ignore = ["HARP999"]', "unknown hint id 'HARP999'"),
+    ('level = "loud"', "`level`: Input should be 'conservative', 'default' or 'aggressive'"),
+])
+def test_a_bad_config_is_an_error_naming_the_file_and_key(tmp_path, line, error):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.harp]\n{line}\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path)
+    assert str(info.value).startswith(f"{tmp_path / 'pyproject.toml'}: error: ")
+    assert error in str(info.value)
+
+
+def test_unknown_ids_and_kinds_on_the_command_line_are_errors():
+    with pytest.raises(ConfigError, match="unknown hint id 'HARP999'"):
+        Feedback(select={"HARP999"})
+    with pytest.raises(ConfigError, match="unknown assumption kind 'bogus'"):
+        Feedback(deny={"bogus:x"})
+    assert Feedback(assume={"tensor:loss"}, ignore={"HARP201"})
+
+
 def run_cli(tmp_path, capsys, *args):
     (tmp_path / "train.py").write_text(SRC)
     status = harp.main(["analyze", "--format", "json", *args, str(tmp_path / "train.py")])

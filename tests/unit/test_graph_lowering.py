@@ -80,7 +80,7 @@ OPERATOR_CASES = [  # (framework, expression on tensors t and u, the op it becom
     ("torch", "t ** 2", "torch.aten.pow.Tensor_Scalar"), ("torch", "-t", "torch.aten.neg"),
     ("tf", "t + u", "tf.AddV2"), ("tf", "t - u", "tf.Sub"), ("tf", "t * u", "tf.Mul"),
     ("tf", "t / u", "tf.RealDiv"), ("tf", "t @ u", "tf.MatMul"), ("tf", "t ** u", "tf.Pow"),
-    ("tf", "-t", "tf.Neg"),
+    ("tf", "-t", "tf.Neg"), ("tf", "t * 1e-07", "tf.Mul"),  # a float MLIR text would not parse
 ]
 
 

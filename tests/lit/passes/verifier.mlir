@@ -49,3 +49,15 @@
   %v = "host.load"() {name = "v"} : () -> !host.obj
   "hostcf.return"(%v) : (!host.obj) -> () loc("bad.py":7:1)
 }) {sym_name = "m", filename = "bad.py"} : () -> ()
+
+// -----
+
+// Ill-typed attributes are errors here, not crashes in the passes that read them.
+// CHECK: bad.py:4:1: error: 'host.load' op attribute 'qualname' must be a string attribute, not 7 : i64
+%t = "host.load"() {name = "torch", qualname = 7 : i64} : () -> !host.obj loc("bad.py":4:1)
+
+// -----
+
+// CHECK: bad.py:5:1: error: 'host.call' op attribute 'harp.receiver' must be a string attribute
+%f = "host.load"() {name = "f"} : () -> !host.obj
+%x = "host.call"(%f) {kwnames = [], "harp.receiver" = [1]} : (!host.obj) -> !host.obj loc("bad.py":5:1)
