@@ -474,27 +474,32 @@ _FACT_ATTRS = {
 }
 _ATTR_CLASSES = {"string": ir.StringAttr, "array": ir.ArrayAttr, "integer": ir.IntegerAttr,
                  "bool": ir.BoolAttr}
+_BASE_NAMES = {cls: base for base, cls in _ATTR_CLASSES.items()}
 
 
-def _attribute_types(spec: OpSpec, op) -> str | None:
+def _attribute_types(expected: dict[str, type], op) -> str | None:
     """An attribute of the wrong kind (`qualname = 7`), declared or a `harp.*` fact."""
-    expected = {a.name: a.base for a in spec.attrs} | _FACT_ATTRS
-    for i in range(len(op.attributes)):
-        named = op.attributes[i]
-        base = expected.get(named.name, "any")
-        if base != "any" and not isinstance(named.attr, _ATTR_CLASSES[base]):
-            return f"attribute '{named.name}' must be a {base} attribute, not {named.attr}"
+    attributes = op.attributes
+    for i in range(len(attributes)):
+        named = attributes[i]
+        kind = expected.get(named.name)
+        if kind is not None and not isinstance(named.attr, kind):
+            return (f"attribute '{named.name}' must be a {_BASE_NAMES[kind]} "
+                    f"attribute, not {named.attr}")
     return None
 
 
 def _verifier_hook(spec: OpSpec):
     """MLIR's dynamic-op verifier hook for `spec`: reports the spec's error at the op."""
 
+    expected = {name: _ATTR_CLASSES[base] for name, base in
+                ({a.name: a.base for a in spec.attrs} | _FACT_ATTRS).items() if base != "any"}
+
     def verify_invariants(op) -> bool:
         # Trait hooks run before IRDL's own checks, so the op may still lack a required
         # attribute or have one of the wrong kind: report that instead of raising.
         try:
-            error = _attribute_types(spec, op.operation) or (
+            error = _attribute_types(expected, op.operation) or (
                 spec.verify(op.operation) if spec.verify is not None else None)
         except (KeyError, ValueError, TypeError, IndexError) as e:
             error = f"is malformed ({type(e).__name__}: {e})"

@@ -33,7 +33,6 @@ from harp_ir.analysis import (
     few_iterations,
     frequency,
     holds,
-    host_module,
     loop_runs,
     names_device,
     producer,
@@ -58,6 +57,7 @@ _HOST_METHODS = frozenset({"float", "double", "long", "int", "half", "astype", "
 #: conversions that copy host data to the device they run on
 _TF_CONVERSIONS = ("tensorflow.constant", "tensorflow.convert_to_tensor",
                    "tensorflow.compat.v1.constant", "tensorflow.compat.v1.convert_to_tensor")
+_DEVICE_CONVERSIONS = frozenset({"torch.tensor", "torch.as_tensor", *_TF_CONVERSIONS})
 #: what to draw on the device instead, by the host generator
 _DEVICE_DRAW = {
     "normal": "torch.normal(mean, std, size, device=...)` or `Tensor(*size).normal_(mean, std)",
@@ -109,34 +109,39 @@ def host_random(value: ir.Value, depth: int = 0) -> ir.Operation | None:
     return None
 
 
-def _device_type(value: ir.Value) -> bool:
-    """Whether a callee is a CUDA tensor type: `torch.cuda.FloatTensor`, or a name bound
-    once to it or to a choice between it and the CPU type (`Tensor =
-    torch.cuda.FloatTensor if cuda else torch.FloatTensor`)."""
-    op = producer(value)
-    if op is None:
-        return False
-    if op.name == "host.load":
-        module = host_module(op)
-        scopes = (enclosing_scope(op), module) if module is not None else ()
-        op = next((d for s in scopes if (d := definition(value, s)) is not None), None)
-        if op is None:
-            return False
-    if op.name == "host.if":
-        return any(o.name == "host.getattr" and _cuda_type(string_attr(o, "qualname"))
-                   for o in walk(op))
-    return _cuda_type(string_attr(op, "qualname"))
+def cuda_type_names(module: ir.Operation) -> set[str]:
+    """The names bound to a CUDA tensor type: `torch.cuda.FloatTensor`, or a choice between
+    it and the CPU type (`Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`).
+    One walk per module: calls then look their callee's name up."""
+    names = set()
+    for op in walk(module):
+        if op.name != "host.store":
+            continue
+        made = producer(op.operands[0])
+        if made is not None and (_cuda_type(string_attr(made, "qualname")) or (
+                made.name == "host.if" and any(
+                    o.name == "host.getattr" and _cuda_type(string_attr(o, "qualname"))
+                    for o in walk(made)))):
+            names.add(string_attr(op, "name"))
+    return names
 
 
 def _cuda_type(qualname: str) -> bool:
     return qualname.startswith("torch.cuda.") and qualname.endswith("Tensor")
 
 
-def device_copy(call: ir.Operation) -> tuple[str, ir.Value] | None:
+def device_copy(call: ir.Operation, cuda_names: set[str]) -> tuple[str, ir.Value] | None:
     """(how, data) when `call` copies host `data` to the device: `.cuda()`,
-    `.to(device)`, a CUDA tensor type, `torch.tensor(a, device=...)`, `tf.constant(a)`."""
-    method, args = string_attr(call, "method"), call_arguments(call)
-    qualname = string_attr(call, "qualname")
+    `.to(device)`, a CUDA tensor type or a name bound to one (`cuda_names`),
+    `torch.tensor(a, device=...)`, `tf.constant(a)`."""
+    method, qualname = string_attr(call, "method"), string_attr(call, "qualname")
+    callee = producer(call.operands[0])
+    named = string_attr(callee, "name") if callee is not None and \
+        callee.name == "host.load" else ""
+    if method not in ("cuda", "to") and not _cuda_type(qualname) and \
+            named not in cuda_names and qualname not in _DEVICE_CONVERSIONS:
+        return None  # the cheap test first: most calls are none of these
+    args = call_arguments(call)
     receiver = _receiver(call) if method else None
     if method == "cuda" and receiver is not None:
         return ".cuda()", receiver
@@ -147,22 +152,20 @@ def device_copy(call: ir.Operation) -> tuple[str, ir.Value] | None:
         return None
     if qualname in ("torch.tensor", "torch.as_tensor") and \
             any(k == "device" and names_device(v) for k, v in args):
-        return f"{qualname.removeprefix('torch.')}(..., device=...)", data
+        return f"{qualname.removeprefix('torch.')}(...)", data
     if qualname in _TF_CONVERSIONS:
         return f"tf.{qualname.rsplit('.', 1)[1]}(...)", data
-    if not qualname.startswith("torch.") or _cuda_type(qualname):
-        callee = producer(call.operands[0])
-        if _device_type(call.operands[0]) and callee is not None:
-            name = string_attr(callee, "name") or string_attr(callee, "attr")
-            return f"{name}(...)", data
+    if _cuda_type(qualname) or named in cuda_names:
+        return f"{named or qualname.rsplit('.', 1)[1]}(...)", data
     return None
 
 
 def run(module, pass_=None) -> None:
+    cuda_names = cuda_type_names(module)
     for op in walk(module):
         if op.name != "host.call":
             continue
-        copy = device_copy(op)
+        copy = device_copy(op, cuda_names)
         draw = host_random(copy[1]) if copy is not None else None
         if draw is None:
             continue
