@@ -83,6 +83,7 @@ def cached_walks():
     finally:
         _WALK_CACHE = None
         _ACCELERATOR_CACHE.clear()
+        _STORES_CACHE.clear()
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -776,20 +777,23 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
     hands a DataLoader (`for epoch: train(model, loader)`): then `loop` is an outer loop
     (once per epoch), and `op` runs a few times, not per batch. A loop or call under a
     periodic or one-iteration guard (`if i % 400 == 0: sample_images()`) does not count."""
+    def rare(inner: ir.Operation) -> bool:  # asked last: frequency() is not cheap
+        return frequency(inner, loop).kind in ("periodic", "once")
+
     for inner in walk(loop):
-        if inner.name in LOOPS + ("host.call",) and \
-                frequency(inner, loop).kind in ("periodic", "once"):
-            continue
         if inner.name in LOOPS and same_op(enclosing_loop(inner), loop) and \
-                not holds(inner, op) and does_model_work(inner, strict=True):
+                not holds(inner, op) and does_model_work(inner, strict=True) and \
+                not rare(inner):
             return True
         if inner.name == "host.call" and same_op(enclosing_loop(inner), loop) and \
                 not string_attr(inner, "qualname").startswith(("builtins.", "torch.")):
-            if any(value_kind(v) == "dataloader" for v in list(inner.operands)[1:]):
+            if any(value_kind(v) == "dataloader" for v in list(inner.operands)[1:]) and \
+                    not rare(inner):
                 return True  # `train(model, train_loader)`: it loops over the batches
             func = called_function(inner)
             if func is not None and not holds(func, op) and any(
-                    o.name in LOOPS and does_model_work(o, strict=True) for o in walk(func)):
+                    o.name in LOOPS and does_model_work(o, strict=True)
+                    for o in walk(func)) and not rare(inner):
                 return True
     return False
 
@@ -809,15 +813,30 @@ def holds(outer: ir.Operation, op: ir.Operation) -> bool:
     return False
 
 
+_STORES_CACHE: dict = {}  # scope -> {name: [host.store]}, while walks are cached
+
+
+def _stores(scope: ir.Operation) -> dict[str, list[ir.Operation]]:
+    """The stores of `scope`'s own locals, by name (one walk per scope while walks are
+    cached, instead of one per question)."""
+    if _WALK_CACHE is not None and scope in _STORES_CACHE:
+        return _STORES_CACHE[scope]
+    found: dict[str, list[ir.Operation]] = {}
+    for o in walk(scope):
+        if o.name == "host.store" and same_op(enclosing_scope(o), scope):
+            found.setdefault(string_attr(o, "name"), []).append(o)
+    if _WALK_CACHE is not None:
+        _STORES_CACHE[scope] = found
+    return found
+
+
 def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
     """The op computing `value`, seen through a local stored once in `scope`
     (`ds = TensorDataset(x, y); DataLoader(ds)` gives the TensorDataset call)."""
     op = producer(value)
     if op is None or op.name != "host.load":
         return op
-    name = string_attr(op, "name")
-    stores = [o for o in walk(scope) if o.name == "host.store" and
-              string_attr(o, "name") == name and same_op(enclosing_scope(o), scope)]
+    stores = _stores(scope).get(string_attr(op, "name"), [])
     return producer(stores[0].operands[0]) if len(stores) == 1 else None
 
 
