@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+import pathspec
 from torch_mlir import ir
 
 from harp_ir import hints, notebook
@@ -262,16 +263,37 @@ def python_files(paths: list[str], exclude: tuple[str, ...] = ()
     files, missing = [], []
     for p in map(Path, paths):
         if p.is_dir():
+            ignored = _gitignored(p)
             files += sorted(
                 f for f in p.rglob("*") if f.suffix in (".py", notebook.SUFFIX)
                 and f.is_file() and not _excluded(f.relative_to(p), exclude)
                 and not SKIP_DIRS.intersection(f.relative_to(p).parts[:-1])
-                and ".ipynb_checkpoints" not in f.relative_to(p).parts)
+                and ".ipynb_checkpoints" not in f.relative_to(p).parts
+                and not ignored(f))
         elif p.is_file():
             files.append(p)
         else:
             missing.append(str(p))
     return files, missing
+
+
+def _gitignored(root: Path) -> Callable[[Path], bool]:
+    """Whether a file under `root` is ignored by a `.gitignore` in `root` or below (each
+    applies to its own folder, as git reads them; pathspec's gitignore matching)."""
+    specs = []
+    for ignore in root.rglob(".gitignore"):
+        if ignore.is_file() and not SKIP_DIRS.intersection(ignore.relative_to(root).parts):
+            try:
+                lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            specs.append((ignore.parent, pathspec.GitIgnoreSpec.from_lines(lines)))
+
+    def ignored(path: Path) -> bool:
+        return any(path.is_relative_to(folder) and
+                   spec.match_file(path.relative_to(folder).as_posix())
+                   for folder, spec in specs)
+    return ignored
 
 
 def _excluded(path: Path, patterns: tuple[str, ...]) -> bool:

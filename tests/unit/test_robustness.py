@@ -100,3 +100,14 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err == "harp: interrupted\n"
+
+
+def test_gitignored_files_are_not_analysed(tmp_path, capsys):
+    (tmp_path / ".gitignore").write_text("generated/\n*_pb2.py\n")
+    for name in ("train.py", "generated/train.py", "model_pb2.py", "sub/train.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(HOT)
+    (tmp_path / "sub" / ".gitignore").write_text("train.py\n")  # applies to sub/ only
+    _, out, _ = analyze_json(capsys, tmp_path)
+    assert [Path(h["span"]["file"]).relative_to(tmp_path).as_posix()
+            for h in out["hints"]] == ["train.py"]
