@@ -127,6 +127,7 @@ class Config(BaseModel):
     ignore: list[str] = []
     assume: list[str] = []
     deny: list[str] = []
+    exclude: list[str] = []  # globs of files not to analyse or refactor, as `--exclude`
     trace: dict = {}  # the trace spec: checked by `harp analyze --trace` (trace.py)
 
     @field_validator("select", "ignore")

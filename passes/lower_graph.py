@@ -43,6 +43,8 @@ OPERATORS = {
     "mul": ("torch.aten.mul.Tensor", "torch.aten.mul.Scalar", "tf.Mul"),
     "truediv": ("torch.aten.div.Tensor", "torch.aten.div.Scalar", "tf.RealDiv"),
     "pow": ("torch.aten.pow.Tensor_Tensor", "torch.aten.pow.Tensor_Scalar", "tf.Pow"),
+    "floordiv": ("torch.aten.floor_divide", "torch.aten.floor_divide.Scalar", "tf.FloorDiv"),
+    "mod": ("torch.aten.remainder.Tensor", "torch.aten.remainder.Scalar", "tf.FloorMod"),
     "matmul": ("torch.aten.matmul", None, "tf.MatMul"),
 }
 #: host.unop `op` -> (torch op, tf op)

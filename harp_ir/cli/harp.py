@@ -119,10 +119,16 @@ _FEEDBACK_OPTIONS = {
 
 
 def _feedback(args) -> Feedback:
+    """The user's answers from the flags over the configuration; the configuration's
+    `exclude` globs join `--exclude` (args.exclude)."""
     feedback = Feedback(args.level, _split(args.assume), _split(args.deny),
                         {i.upper() for i in _split([args.select])},
                         {i.upper() for i in _split([args.ignore])})
-    return feedback if args.no_config else feedback.merged(load_config(Path(args.paths[0])))
+    if args.no_config:
+        return feedback
+    config = load_config(Path(args.paths[0]))
+    args.exclude = [*args.exclude, *config.get("exclude", [])]
+    return feedback.merged(config)
 
 
 def cmd_refactor(args) -> int:
@@ -180,11 +186,7 @@ def _split(values) -> set[str]:
 
 def cmd_analyze(args) -> int:
     try:
-        feedback = Feedback(args.level, _split(args.assume), _split(args.deny),
-                            {i.upper() for i in _split([args.select])},
-                            {i.upper() for i in _split([args.ignore])})
-        if not args.no_config:
-            feedback = feedback.merged(load_config(Path(args.paths[0])))
+        feedback = _feedback(args)
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2

@@ -78,6 +78,11 @@ OPERATOR_CASES = [  # (framework, expression on tensors t and u, the op it becom
     ("torch", "t / 2.0", "torch.aten.div.Scalar"), ("torch", "t @ u", "torch.aten.matmul"),
     ("torch", "t ** u", "torch.aten.pow.Tensor_Tensor"),
     ("torch", "t ** 2", "torch.aten.pow.Tensor_Scalar"), ("torch", "-t", "torch.aten.neg"),
+    ("torch", "t // u", "torch.aten.floor_divide"),
+    ("torch", "t // 2", "torch.aten.floor_divide.Scalar"),
+    ("torch", "t % u", "torch.aten.remainder.Tensor"),
+    ("torch", "t % 2", "torch.aten.remainder.Scalar"),
+    ("tf", "t // u", "tf.FloorDiv"), ("tf", "t % u", "tf.FloorMod"),
     ("tf", "t + u", "tf.AddV2"), ("tf", "t - u", "tf.Sub"), ("tf", "t * u", "tf.Mul"),
     ("tf", "t / u", "tf.RealDiv"), ("tf", "t @ u", "tf.MatMul"), ("tf", "t ** u", "tf.Pow"),
     ("tf", "-t", "tf.Neg"), ("tf", "t * 1e-07", "tf.Mul"),  # a float MLIR text would not parse

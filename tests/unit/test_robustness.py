@@ -111,3 +111,14 @@ def test_gitignored_files_are_not_analysed(tmp_path, capsys):
     _, out, _ = analyze_json(capsys, tmp_path)
     assert [Path(h["span"]["file"]).relative_to(tmp_path).as_posix()
             for h in out["hints"]] == ["train.py"]
+
+
+def test_config_exclude_joins_the_command_line(tmp_path, capsys):
+    for name in ("train.py", "legacy/train.py", "scratch.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(HOT)
+    (tmp_path / "pyproject.toml").write_text('[tool.harp]\nexclude = ["legacy/*"]\n')
+    status = harp.main(["analyze", "--format", "json", "--exclude", "scratch.py",
+                        str(tmp_path)])
+    files = [Path(h["span"]["file"]).name for h in json.loads(capsys.readouterr().out)["hints"]]
+    assert status == 1 and files == ["train.py"]
