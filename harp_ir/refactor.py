@@ -133,6 +133,9 @@ class SourceFile:
                              f"({self.encoding}): {e.reason}") from None
 
     def write(self, text: str) -> None:
+        if b"\r" in self.data.replace(b"\r\n", b""):
+            raise WriteError("lone CR line endings, which the rewrite would not keep exactly: "
+                             "not rewritten")
         target = self.path.resolve()  # through a symlink: the link stays a link
         new = self.encode(text)
         try:

@@ -26,6 +26,14 @@ def test_crlf_line_endings_are_kept(tmp_path):
     assert path.read_bytes() == AFTER.replace("\n", "\r\n").encode()
 
 
+def test_lone_cr_line_endings_are_refused_not_changed(tmp_path, capsys):
+    path = tmp_path / "f.py"
+    original = BEFORE.replace("\n", "\r").encode()
+    path.write_bytes(original)
+    assert apply(path) == 2
+    assert path.read_bytes() == original and "lone CR" in capsys.readouterr().err
+
+
 def test_mixed_line_endings_are_kept_line_by_line(tmp_path):
     lines = BEFORE.splitlines(keepends=True)
     mixed = "".join(line.replace("\n", "\r\n") if i % 2 else line for i, line in
