@@ -173,6 +173,18 @@ HINTS: tuple[HintSpec, ...] = (
         "harp-zero-grad", "safe",
         before="optimizer.zero_grad(set_to_none=False)\n",
         after="optimizer.zero_grad()\n"),
+    HintSpec(
+        "HARP503", "rebuilt-in-loop",
+        "an optimizer or a model with parameters constructed on every step of a training "
+        "loop: the construction repeats and the object starts over (an optimizer forgets "
+        "its moments, a model its weights)",
+        "construct it once before the loop",
+        "harp-rebuilt-in-loop", "none",
+        before="for x, y in loader:\n"
+               "    opt = torch.optim.Adam(model.parameters())\n"
+               "    loss_fn(model(x), y).backward()\n    opt.step()\n",
+        after="opt = torch.optim.Adam(model.parameters())\nfor x, y in loader:\n"
+              "    opt.zero_grad()\n    loss_fn(model(x), y).backward()\n    opt.step()\n"),
 )
 
 BY_ID: dict[str, HintSpec] = {h.id: h for h in HINTS}

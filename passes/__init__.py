@@ -29,6 +29,7 @@ PASSES: dict[str, str] = {
     "harp-per-sample-call": "Find models called one example at a time in loops (HARP403)",
     "harp-dataloader-serial": "Find DataLoaders without workers or pinned memory (HARP501)",
     "harp-zero-grad": "Find gradients zeroed in place instead of released (HARP502)",
+    "harp-rebuilt-in-loop": "Find optimizers and models constructed every step (HARP503)",
     "harp-lower-graph": "Lower catalogued graph computations to torch and tf dialect ops",
     "harp-graph-facts": "Record the op count, FLOPs and purity of traced graphs on their calls",
 }

@@ -1,0 +1,77 @@
+"""--harp-rebuilt-in-loop (HARP503): an optimizer or a model constructed on every step of
+a training loop.
+
+Finds: a construction of an optimizer (`torch.optim.*`, `tf.keras.optimizers.*`) or of a
+module with parameters (a layer, `Sequential`, a Keras `Model`, a module class of the
+file) on every iteration of a loop that runs a model over batches, not an outer loop
+that trains the new object with an inner loop (cross-validation, sweeps). Each step then
+pays the construction (parameter allocation and initialisation, or a new optimizer's
+state) and starts over from it: an optimizer forgets its moments and step count, a model
+its weights.
+
+Assumes: the loop runs many times; the object is not meant to be new each step (a fresh
+model per batch is almost always a bug, but moving the construction changes what the
+program computes, so there is no automatic fix).
+"""
+
+from __future__ import annotations
+
+from harp_ir.analysis import (
+    Assumption,
+    describe_loop,
+    does_model_work,
+    enclosing_loop,
+    few_iterations,
+    frequency,
+    loop_runs,
+    producer,
+    record_hint,
+    runs_inner_loop,
+    string_attr,
+    value_name,
+    walk,
+)
+
+HINT = "HARP503"
+#: modules without parameters: cheap to build, nothing to forget
+_STATELESS = ("Loss", "ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout",
+              "Flatten", "Identity", "MaxPool", "AvgPool", "Upsample", "GELU", "LeakyReLU")
+
+
+def _what(call) -> str | None:
+    """"optimizer" or "model" when `call` builds one with state, else None."""
+    kind = string_attr(call, "harp.kind")
+    qualname = string_attr(call, "qualname")
+    if kind == "optimizer":
+        return "optimizer"
+    if kind != "module" or any(s in qualname.rsplit(".", 1)[-1] for s in _STATELESS):
+        return None
+    callee = producer(call.operands[0])
+    class_of_file = callee is not None and string_attr(callee, "harp.kind") == "class"
+    if qualname.startswith(("torch.nn.", "tensorflow.keras.", "keras.")) or class_of_file:
+        return "model"
+    return None
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        if op.name != "host.call" or string_attr(op, "effect") not in ("construct", "unknown"):
+            continue
+        what = _what(op)
+        loop = enclosing_loop(op) if what else None
+        if loop is None or not does_model_work(loop, strict=True) or few_iterations(loop) \
+                or runs_inner_loop(loop, op):
+            continue  # an outer loop that trains what it builds: a sweep, not a bug
+        how_often = frequency(op, loop)
+        if how_often.kind != "always":
+            continue  # rebuilt only sometimes (a schedule, a restart): on purpose
+        name = string_attr(op, "qualname") or value_name(op.operands[0]) or "the constructor"
+        forgets = "its moments and step count" if what == "optimizer" else "its weights"
+        message = (f"a new {what} (`{name}`) is constructed {how_often.phrase(loop)}: each "
+                   f"step pays the construction and starts from a fresh {what}, which "
+                   f"forgets {forgets}; construct it once before the loop")
+        record_hint(op, HINT, message, [
+            loop_runs(loop),
+            Assumption("hot-loop", describe_loop(loop), "medium", "speculated",
+                       "the loop runs a training step per iteration, not a whole training"),
+        ])

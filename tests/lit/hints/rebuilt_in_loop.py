@@ -1,0 +1,48 @@
+# RUN: %check-hints %s
+# An optimizer or a model built on every training step; near misses: a loss module, a
+# periodic restart, a sweep that trains each new model with an inner loop.
+import tensorflow as tf
+import torch
+from torch import nn, optim
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+device = torch.device("cuda")
+model = Net().to(device)
+step_count = 0
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(64, 4)))
+for epoch in range(100):
+    for (x,) in loader:
+        opt = optim.Adam(model.parameters(), lr=1e-3)  # expected-hint HARP503
+        head = nn.Linear(1, 1)  # expected-hint HARP503
+        fresh = Net()  # expected-hint HARP503
+        crit = nn.MSELoss()  # near miss: no parameters, nothing to forget
+        loss = crit(head(fresh(x) + model(x)), x[:, :1])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step_count % 500 == 0:  # near miss: a periodic restart is on purpose
+            restart = optim.SGD(model.parameters(), lr=0.1)
+        step_count += 1
+# near miss: a sweep that trains each new model with an inner loop
+for lr in [0.1, 0.01, 0.001, 0.0001, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4]:
+    m = Net()
+    o = optim.SGD(m.parameters(), lr=lr)
+    for (x,) in loader:
+        o.zero_grad()
+        m(x).sum().backward()
+        o.step()
+kmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+for step in range(1000):
+    kopt = tf.keras.optimizers.Adam()  # expected-hint HARP503
+    with tf.GradientTape() as tape:  # expected-hint HARP103
+        l = tf.reduce_mean(kmodel(tf.ones((2, 3))))
+    kopt.apply_gradients(zip(tape.gradient(l, kmodel.trainable_variables), kmodel.trainable_variables))
