@@ -333,6 +333,13 @@ def value_name(value: ir.Value) -> str:
     return ""
 
 
+def receiver(call: ir.Operation) -> ir.Value | None:
+    """`x` of a method call `x.m(...)` (the callee is an attribute of it), else None."""
+    callee = producer(call.operands[0]) if call.name == "host.call" else None
+    return callee.operands[0] if callee is not None and callee.name == "host.getattr" \
+        else None
+
+
 def producer(value: ir.Value) -> ir.Operation | None:
     """The op that defines `value`, or None for a block argument."""
     owner = value.owner
@@ -740,17 +747,32 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
     return None
 
 
+def calls_of(func: ir.Operation) -> list[ir.Operation]:
+    """The calls in its file of `func`, a function of that file."""
+    module = host_module(func)
+    return [c for c in walk(module) if c.name == "host.call" and
+            same_op(called_function(c), func)] if module is not None else []
+
+
 def call_in_loop(func: ir.Operation,
                  compilers=("tensorflow.function",)) -> ir.Operation | None:
     """A call of `func` (a function of this file) inside a loop, outside code `compilers`
     compile: a statement of `func` then runs once per iteration of that loop."""
-    module = host_module(func)
-    for call in walk(module) if module is not None else ():
-        if call.name == "host.call" and enclosing_loop(call) is not None and \
-                same_op(called_function(call), func) and \
-                not in_compiled_function(call, compilers):
-            return call
-    return None
+    return next((c for c in calls_of(func) if enclosing_loop(c) is not None and
+                 not in_compiled_function(c, compilers)), None)
+
+
+def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
+                                       ir.Operation] | None:
+    """(loop, func, site): the loop `op` runs in, its own or, for a statement of a function
+    of the file (`func`) with no loop of its own, the loop around a call of that function
+    (`site`, else `op` itself); None when it runs in no loop."""
+    loop = enclosing_loop(op)
+    if loop is not None:
+        return loop, None, op
+    scope = enclosing_scope(op)
+    site = call_in_loop(scope) if scope.name == "host.func" else None
+    return (enclosing_loop(site), scope, site) if site is not None else None
 
 
 def called_rarely(func: ir.Operation) -> Frequency | None:
@@ -758,11 +780,8 @@ def called_rarely(func: ir.Operation) -> Frequency | None:
     loop under a periodic or one-iteration guard (`if step % 400 == 0: sample_images()`):
     then the loops inside it are cold however many times they iterate. None when some call
     runs every iteration, or outside a loop, or there is no call."""
-    module = host_module(func)
-    calls = [c for c in walk(module) if c.name == "host.call" and
-             same_op(called_function(c), func)] if module is not None else []
     found = None
-    for call in calls:
+    for call in calls_of(func):
         loop = enclosing_loop(call)
         how_often = frequency(call, loop) if loop is not None else None
         if how_often is None or how_often.kind not in ("periodic", "once"):

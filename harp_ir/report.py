@@ -219,10 +219,14 @@ def _run_task_in_worker(task: Task):
         return run_task(task)
 
 
-def default_jobs(paths: list[str], exclude: tuple[str, ...] = ()) -> int:
-    """One process for small inputs (a worker costs seconds to start), else all cores."""
-    files = python_files(paths, exclude)[0]
-    return 1 if len(files) < 32 else max(1, os.cpu_count() or 1)
+def jobs_for(files: int, requested: int = 0) -> int:
+    """Worker processes for `files` files: as many as requested, capped by the files and
+    the cores; by default one for small inputs (a worker costs seconds to start), else all
+    cores."""
+    cores = os.cpu_count() or 1
+    if requested > 0:
+        return min(requested, max(1, files), cores)
+    return 1 if files < 32 else cores
 
 
 def analyze_paths(paths: list[str], jobs: int = 1,

@@ -16,11 +16,9 @@ from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
-    call_in_loop,
     describe_loop,
-    enclosing_loop,
-    enclosing_scope,
     in_compiled_function,
+    loop_of,
     loop_runs,
     record_hint,
     string_attr,
@@ -40,14 +38,10 @@ def run(module, pass_=None) -> None:
             continue
         if in_compiled_function(op, ("tensorflow.function",)):
             continue
-        loop, func = enclosing_loop(op), None
-        if loop is None:  # a step in a helper: facts across the call
-            scope = enclosing_scope(op)
-            func = scope if scope.name == "host.func" else None
-            call = call_in_loop(func) if func is not None else None
-            if call is None:
-                continue
-            loop = enclosing_loop(call)
+        where = loop_of(op)  # a step in a helper: facts across the call
+        if where is None:
+            continue
+        loop, func, _ = where
         if any(string_attr(o, "effect") in ("sync", "io") for o in walk(op)):
             continue  # not graph-compatible as it stands
         if func is not None and any(

@@ -23,19 +23,19 @@ from harp_ir.analysis import (
     Assumption,
     accelerator,
     call_arguments,
-    call_in_loop,
     called_rarely,
     definition,
     describe_loop,
     does_model_work,
-    enclosing_loop,
     enclosing_scope,
     few_iterations,
     frequency,
     holds,
+    loop_of,
     loop_runs,
     names_device,
     producer,
+    receiver,
     record_hint,
     runs_inner_loop,
     string_attr,
@@ -73,13 +73,6 @@ for _uniform in ("rand", "random", "random_sample", "ranf", "sample"):
 _DEFAULT_DRAW = "torch.distributions` with parameters on the device"
 
 
-def _receiver(call: ir.Operation) -> ir.Value | None:
-    """`x` of a method call `x.m(...)`."""
-    callee = producer(call.operands[0])
-    return callee.operands[0] if callee is not None and callee.name == "host.getattr" \
-        else None
-
-
 def host_random(value: ir.Value, depth: int = 0) -> ir.Operation | None:
     """The host random draw whose numbers `value` holds (`np.random.normal(...)`,
     `torch.randn(...)` without `device=`), seen through locals stored once and through
@@ -103,9 +96,9 @@ def host_random(value: ir.Value, depth: int = 0) -> ir.Operation | None:
         return op
     if qualname in _HOST_CONVERSIONS and args and not args[0][0]:
         return host_random(args[0][1], depth + 1)
-    if string_attr(op, "method") in _HOST_METHODS and _receiver(op) is not None and \
+    if string_attr(op, "method") in _HOST_METHODS and receiver(op) is not None and \
             not any(names_device(v) for _, v in args):
-        return host_random(_receiver(op), depth + 1)
+        return host_random(receiver(op), depth + 1)
     return None
 
 
@@ -142,11 +135,11 @@ def device_copy(call: ir.Operation, cuda_names: set[str]) -> tuple[str, ir.Value
             named not in cuda_names and qualname not in _DEVICE_CONVERSIONS:
         return None  # the cheap test first: most calls are none of these
     args = call_arguments(call)
-    receiver = _receiver(call) if method else None
-    if method == "cuda" and receiver is not None:
-        return ".cuda()", receiver
-    if method == "to" and receiver is not None and any(names_device(v) for _, v in args):
-        return ".to(device)", receiver
+    recv = receiver(call) if method else None
+    if method == "cuda" and recv is not None:
+        return ".cuda()", recv
+    if method == "to" and recv is not None and any(names_device(v) for _, v in args):
+        return ".to(device)", recv
     data = args[0][1] if args and not args[0][0] else None
     if data is None:
         return None
@@ -169,14 +162,10 @@ def run(module, pass_=None) -> None:
         draw = host_random(copy[1]) if copy is not None else None
         if draw is None:
             continue
-        loop, func, site = enclosing_loop(op), None, op
-        if loop is None:  # in a helper: facts across the call
-            scope = enclosing_scope(op)
-            func = scope if scope.name == "host.func" else None
-            site = call_in_loop(func) if func is not None else None
-            if site is None:
-                continue
-            loop = enclosing_loop(site)
+        where = loop_of(op)  # in a helper: facts across the call
+        if where is None:
+            continue
+        loop, func, site = where
         if not does_model_work(loop) or not holds(func or loop, draw):
             continue  # numbers drawn once, before the loop, are HARP202's invariant copy
         how, drawn = copy[0], string_attr(draw, "qualname")

@@ -34,6 +34,7 @@ from harp_ir.analysis import (
     loop_runs,
     on_cpu,
     producer,
+    receiver,
     record_hint,
     runs_inner_loop,
     same_op,
@@ -77,19 +78,11 @@ def _is_sync(op) -> bool:
     return op.name in _SYNC_OPS and string_attr(op, "effect") == "sync"
 
 
-def _receiver(op):
-    """The value a method sync converts (`t` of `t.item()`), or None."""
-    if op.name != "host.call" or not string_attr(op, "method"):
-        return None
-    callee = producer(op.operands[0])
-    return callee.operands[0] if callee is not None and callee.name == "host.getattr" else None
-
-
 def _no_wait(op) -> bool:
     """Whether the converted tensor is on the host already: the result of another sync
     (`t.cpu().item()`: only the first one waits) or of a factory that made it on the CPU
     (`torch.randint(0, n, (1,)).item()`)."""
-    recv = _receiver(op)
+    recv = receiver(op) if string_attr(op, "method") else None
     if recv is None:
         return False
     made = producer(recv)

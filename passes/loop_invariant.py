@@ -22,7 +22,7 @@ from harp_ir.analysis import (
     frequency,
     invariant_in,
     loop_mutates,
-    producer,
+    receiver,
     record_hint,
     string_attr,
     value_kind,
@@ -35,15 +35,9 @@ HINT = "HARP301"
 def _candidate(op, loop) -> bool:
     return (op.name == "host.call" and string_attr(op, "effect") == "pure"
             and string_attr(op, "harp.kind") == "tensor"
-            and any(value_kind(v) == "tensor" for v in [*op.operands, *_receiver(op)])
+            and any(value_kind(v) == "tensor"
+                    for v in [*op.operands, receiver(op)] if v is not None)
             and all(invariant_in(v, loop) for v in op.operands))
-
-
-def _receiver(op) -> list:
-    """The tensor a method is called on (`table` in `table.norm(dim=1)`)."""
-    callee = producer(op.operands[0])
-    return [callee.operands[0]] if callee is not None and callee.name == "host.getattr" \
-        else []
 
 
 def _records_gradients(op, loop) -> bool:

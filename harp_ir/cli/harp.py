@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -22,7 +21,7 @@ from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_c
 from harp_ir.frontend.lower import FrontendError, decode_source, lower_file, read_source
 from harp_ir.pipeline import build
 from harp_ir.refactor import SourceFile, WriteError, refactor_source
-from harp_ir.report import analyze_paths, default_jobs, in_cells, python_files
+from harp_ir.report import analyze_paths, in_cells, jobs_for, python_files
 from harp_ir.trace import TraceError, add_traces, load_spec
 
 
@@ -191,9 +190,7 @@ def cmd_analyze(args) -> int:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
     exclude = tuple(args.exclude)
-    files = len(python_files(args.paths, exclude)[0])
-    jobs = min(args.jobs, max(1, files), os.cpu_count() or 1) if args.jobs > 0 else \
-        default_jobs(args.paths, exclude)
+    jobs = jobs_for(len(python_files(args.paths, exclude)[0]), args.jobs)
     progress = _progress if sys.stderr.isatty() and args.format == "text" else None
     with make_context():
         found, errors = analyze_paths(args.paths, jobs, progress, exclude)
