@@ -41,6 +41,8 @@ class Catalogue:
     tensor_only_methods: frozenset[str]
     #: "kind.framework" -> the class whose methods a value of that kind has
     kind_class: dict[str, str]
+    #: calls whose result is new memory (writing into it changes nothing else)
+    fresh_allocations: frozenset[str] = frozenset()
     #: qualified name -> the dialect op it lowers to
     graph_ops: dict[str, GraphOp] = field(default_factory=dict)
 
@@ -95,6 +97,7 @@ def load() -> Catalogue:
         apis=apis,
         tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),
         kind_class=dict(meta.get("kind_class", {})),
+        fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
         graph_ops=graph_ops,
     )
 

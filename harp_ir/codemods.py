@@ -12,13 +12,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
 
+from harp_ir import catalogue
 from harp_ir.frontend.lower import dotted_name
 
 
 class Decline(Exception):  # noqa: N818  (a decision, not an error)
     """The codemod will not rewrite this hint; the message says why."""
+
+
+#: conditions the rewrite of the current `apply` needs that are not proved: any makes it
+#: an unsafe fix, whatever its hint's assumptions
+_unproved: list[str] = []
+
+
+def unproved(condition: str) -> None:
+    """The rewrite keeps what the program computes only if `condition` holds, which the
+    codemod could not prove: the fix becomes unsafe (`--unsafe-fixes`)."""
+    _unproved.append(condition)
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,71 @@ def _statement_of(node, parents):
     raise Decline("not inside a statement block")
 
 
+def _read_elsewhere(module, node, name: str) -> str:
+    """Where `name`, as bound in the scope holding `node`, is used by another scope (a
+    function, a lambda, a class body) or declared `global`/`nonlocal` there: such code
+    can run while a loop is rewriting the name and would see the rewritten value. ""
+    when nowhere (libcst's scope analysis)."""
+    scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    here = scopes.get(node)
+    if here is None:
+        return ""
+    assigned = _assigned_elsewhere(module, node, name, scopes)
+    if assigned:
+        return assigned
+    for assignment in here.assignments[name]:
+        for access in assignment.references:
+            if access.scope is not here:
+                what = type(access.scope).__name__.removesuffix("Scope").lower()
+                return f"`{name}` is read by a {what} ({_line(module, access.node)})"
+    return ""
+
+
+def _assigned_elsewhere(module, node, name: str, scopes=None) -> str:
+    """Where `name`, as bound in the scope holding `node`, is assigned by another scope (a
+    function's `global` or `nonlocal`): a call can change it ("" when nowhere)."""
+    if scopes is None:
+        scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    here = scopes.get(node)
+    if here is None or name not in here:
+        return ""
+    while not here.assignments[name] and not isinstance(here, GlobalScope):
+        here = here.parent  # a free name: the scope that binds it
+    for assignment in here.assignments[name]:
+        if getattr(assignment, "node", None) is not None and \
+                scopes.get(assignment.node) not in (here, None):
+            return f"`{name}` is assigned by another scope ({_line(module, assignment.node)})"
+    return ""
+
+
+def _changed_by_calls(module, node) -> None:
+    """Declines when a name `node` reads can be rebound by a function (`global`)."""
+    for name in sorted(_names([node]).loaded):
+        assigned = _assigned_elsewhere(module, node, name)
+        if assigned:
+            raise Decline(f"{assigned}: a call in the loop can change it")
+
+
+def _line(module, node) -> str:
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return f"line {positions[node].start.line}" if node in positions else "elsewhere"
+
+
+def _handlers_reading(name: str, node, parents) -> str:
+    """Where an exception raised at `node` is caught, within its function, by an
+    `except`/`finally` that reads `name` (it would see the value mid-rewrite)."""
+    child = node
+    while child in parents and not isinstance(child, (cst.FunctionDef, cst.Lambda)):
+        parent = parents[child]
+        if isinstance(parent, cst.Try) and child is parent.body:
+            rest = [*parent.handlers, parent.finalbody] if parent.finalbody else \
+                [*parent.handlers]
+            if name in _names(rest).loaded:
+                return f"an exception leaving the loop reaches a handler that reads `{name}`"
+        child = parent
+    return ""
+
+
 # --- HARP502: zero_grad(set_to_none=False) -> zero_grad() ----------------------------
 
 
@@ -81,9 +158,53 @@ def fix_zero_grad(module, positions, hint):
             if not (a.keyword is not None and a.keyword.value == "set_to_none")]
     if len(args) == len(call.args):
         raise Decline("manual `.grad.zero_()` needs to know who reads the gradient")
+    grad = _grad_read(module)
+    if grad:
+        raise Decline(f"the program reads `.grad` ({grad}): after `zero_grad()` it is None, "
+                      f"not zeros")
+    if not _stateless_sgd(module, call):
+        unproved("every parameter gets a gradient on every step: an optimizer with state, "
+                 "momentum or weight decay skips a parameter whose gradient is None but "
+                 "still updates one whose gradient is zeros")
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return module.deep_replace(call, call.with_changes(args=args))
+
+
+def _grad_read(module) -> str:
+    """Where the program touches a parameter's `.grad` ("" if nowhere)."""
+    found = []
+
+    class Grad(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            if node.attr.value == "grad":
+                found.append(node)
+
+    module.visit(Grad())
+    return _line(module, found[0]) if found else ""
+
+
+def _stateless_sgd(module, call) -> bool:
+    """Whether `opt.zero_grad(...)` is called on an optimizer bound once, to
+    `torch.optim.SGD(params, lr)` with no momentum or weight decay: a step then leaves a
+    parameter with a zero gradient exactly as it leaves one with none."""
+    if not (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
+        return False
+    scope = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider).get(call)
+    assignments = list(scope.assignments[call.func.value.value]) if scope else []
+    parents = _parents(module)
+    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
+    assign = parents.get(parents.get(target))
+    if not (isinstance(assign, cst.Assign) and isinstance(assign.value, cst.Call)):
+        return False
+    made = assign.value
+    if "torch.optim.SGD" not in {q.name for q in scope.get_qualified_names_for(made.func)}:
+        return False
+    stateful = {"momentum", "weight_decay", "nesterov", "dampening"}
+    return all(a.keyword is None and i < 2 or a.keyword is not None and (
+        a.keyword.value not in stateful or
+        isinstance(a.value, (cst.Integer, cst.Float)) and float(a.value.value) == 0)
+        for i, a in enumerate(made.args))
 
 
 # --- HARP303: wrap the loop in torch.inference_mode() --------------------------------
@@ -116,6 +237,14 @@ class _Names(cst.CSTVisitor):
 
     def visit_Name(self, node):
         self.loaded.add(node.value)
+
+    def visit_Attribute(self, node):  # `tf.train`: `train` is no variable
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node):  # `f(lr=...)`: `lr` is no variable
+        node.value.visit(self)
+        return False
 
     def visit_AssignTarget(self, node):
         self.stored.update(_bound_names(node.target))
@@ -190,10 +319,79 @@ def fix_loop_invariant(module, positions, hint):
     return _hoist_expression(module, call, _parents(module))
 
 
+def _runs_every_step(node, loop, parents) -> None:
+    """Declines unless `node` runs on every iteration of `loop` that reaches the end:
+    not under a condition, a short-circuit, a handler or an inner loop, and not after a
+    statement that can skip it (`continue`, `break`, `return`, `raise`). Moved before the
+    loop, such code would run when the original never does (and may raise there)."""
+    child = node
+    while child in parents and child is not loop:
+        parent = parents[child]
+        if isinstance(parent, (cst.If, cst.IfExp)) and child is not parent.test or \
+                isinstance(parent, cst.BooleanOperation) and child is parent.right or \
+                isinstance(parent, cst.Try) and child is not parent.body or \
+                isinstance(parent, (cst.For, cst.While)) and parent is not loop and \
+                child is not getattr(parent, "iter", getattr(parent, "test", None)) or \
+                isinstance(parent, (cst.CompFor, cst.Lambda, cst.FunctionDef)):
+            raise Decline("it runs only under a condition in the loop (a branch, a "
+                          "short-circuit, a handler or an inner loop): before the loop it "
+                          "would run when the original does not")
+        if isinstance(parent, cst.IndentedBlock):
+            earlier = list(parent.body)[:list(parent.body).index(child)]
+            skip = _skips(earlier)
+            if skip:
+                raise Decline(f"a {skip} before it can skip it: before the loop it would "
+                              f"run when the original does not")
+        child = parent
+
+
+def _skips(statements) -> str:
+    """The first `continue`/`break`/`return`/`raise` in `statements` that leaves the
+    current iteration ("" if none)."""
+    found = []
+
+    class Skips(cst.CSTVisitor):
+        def visit_FunctionDef(self, node):
+            return False
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_For(self, node):  # its break/continue stay inside it
+            found.extend(_skips_of(node, ("return", "raise")))
+            return False
+
+        def visit_While(self, node):
+            found.extend(_skips_of(node, ("return", "raise")))
+            return False
+
+        def on_visit(self, node):
+            kind = {cst.Continue: "continue", cst.Break: "break", cst.Return: "return",
+                    cst.Raise: "raise"}.get(type(node))
+            if kind:
+                found.append(f"`{kind}`")
+            return super().on_visit(node)
+
+    for stmt in statements:
+        stmt.visit(Skips())
+    return found[0] if found else ""
+
+
+def _skips_of(node, kinds) -> list[str]:
+    found = []
+    for n in _walk(node):
+        kind = {cst.Return: "return", cst.Raise: "raise"}.get(type(n))
+        if kind in kinds:
+            found.append(f"`{kind}`")
+    return found
+
+
 def _hoist_expression(module, call, parents, before=()):
     """Compute `call` once into a new variable just before its loop (after the statements
     `before`) and use the variable in the loop."""
     loop = _enclosing_loop(call, parents)
+    _runs_every_step(call, loop, parents)
+    _changed_by_calls(module, call)
     func = call.func.attr.value if isinstance(call.func, cst.Attribute) else \
         getattr(call.func, "value", "value")
     name = _fresh_name(module, f"{func}_hoisted")
@@ -248,6 +446,8 @@ def _hoist(module, positions, hint, what):
     body = list(block.body)
     index = body.index(stmt)
     others = body[:index] + body[index + 1:]
+    _runs_every_step(stmt, loop, parents)
+    _changed_by_calls(module, small.value)
     for target in sorted(_bound_names(small.targets[0].target)):
         if target in _names(others).stored:
             raise Decline(f"`{target}` is assigned elsewhere in the loop")
@@ -283,15 +483,7 @@ def fix_concat_in_loop(module, positions, hint):
     others = [s for s in block.body if s is not stmt]
     if acc in _names(others).loaded or acc in _names(others).stored:
         raise Decline(f"`{acc}` is used elsewhere in the loop")
-    returns = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, node):
-            returns.append(node)
-
-    loop.visit(Returns())
-    if returns:
-        raise Decline("the loop can return before the concatenation would run")
+    _keeps_running_value(module, loop, parents, acc)
     parts = _fresh_name(module, f"{acc}_parts")
     piece = first.elements[1].value
     append = stmt.with_changes(body=[cst.Expr(cst.parse_expression(f"{parts}.append(x)")
@@ -323,6 +515,9 @@ def _module_alias(module: cst.Module, library: str) -> str | None:
 
 
 def fix_host_sync(module, positions, hint):
+    """`total += t.item()` -> `total += t.detach().double()` in the loop and one `.item()`
+    after it. The accumulator keeps Python's arithmetic: a float starting value sums in
+    float64 as a Python float does; an int one sums an integer count in int64."""
     call = _at(positions, hint.span, cst.Call)
     parents = _parents(module)
     stmt, small, block, loop = _loop_body_statement(call, parents)
@@ -340,9 +535,23 @@ def fix_host_sync(module, positions, hint):
     others = [s for s in block.body if s is not stmt]
     if total in _names(others).loaded or total in _names(others).stored:
         raise Decline(f"`{total}` is used elsewhere in the loop, so it must stay a number")
+    _keeps_running_value(module, loop, parents, total)
     receiver = call.func.value
-    on_device = cst.Call(cst.Attribute(receiver, cst.Name("detach"))) if method == "item" \
-        else receiver
+    start = _starting_number(block, loop, parents, total)
+    if method == "item":
+        on_device = cst.Call(cst.Attribute(receiver, cst.Name("detach")))
+        if start == "float":
+            on_device = cst.Call(cst.Attribute(on_device, cst.Name("double")))
+        elif _counts_matches(receiver):
+            on_device = cst.Call(cst.Attribute(on_device, cst.Name("long")))
+        else:
+            raise Decline(f"`{total}` starts as an int and the tensor's dtype is not known: "
+                          f"a tensor would accumulate in its own dtype (a float wouldn't "
+                          f"become a float64, a uint8 would wrap)")
+    else:
+        on_device = receiver
+        unproved(f"`{module.code_for_node(receiver)}` is a floating tensor (an integer one "
+                 f"cannot be added to `{total}` as a tensor)")
     new_loop = loop.deep_replace(call, on_device)
     back = "item" if method == "item" else "numpy"
     sync = cst.parse_statement(
@@ -350,6 +559,81 @@ def fix_host_sync(module, positions, hint):
     loop_stmt, _ = _statement_of(loop, parents)
     new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
     return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
+
+
+def _keeps_running_value(module, loop, parents, name: str) -> None:
+    """Declines when code other than the statements after the loop could see `name` while
+    the loop is rewriting it: another scope reading it (a callee, a closure, a
+    `nonlocal`), a `return` or `yield` inside the loop, or a handler the loop can raise
+    into."""
+    elsewhere = _read_elsewhere(module, loop, name)
+    if elsewhere:
+        raise Decline(f"{elsewhere}, which can run during the loop and would see the "
+                      f"rewritten value")
+    exits = []
+
+    class Exits(cst.CSTVisitor):
+        def visit_FunctionDef(self, node):
+            return False
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_Return(self, node):
+            exits.append("`return`")
+
+        def visit_Yield(self, node):
+            exits.append("`yield`")
+
+    loop.body.visit(Exits())
+    if exits:
+        raise Decline(f"the loop can leave by {exits[0]} before the conversion after it runs")
+    handler = _handlers_reading(name, loop, parents)
+    if handler:
+        raise Decline(handler)
+
+
+def _starting_number(block, loop, parents, name: str) -> str:
+    """"float" or "int": the literal `name` is bound to just before the loop, in the same
+    block (`total = 0.0`); declines otherwise (its type would not be known)."""
+    node, before = loop, []
+    while True:  # the statements run before the loop: its block's, then the enclosing ones
+        stmt, outer = _statement_of(node, parents)
+        body = list(outer.body)
+        before = body[:body.index(stmt)] + before
+        wrapper = parents.get(outer)
+        if any(name in _names([s]).stored for s in before) or not isinstance(
+                wrapper, (cst.With, cst.If, cst.Try)):
+            break
+        node = wrapper
+    for stmt in reversed(before):
+        if name not in _names([stmt]).stored:
+            continue
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+            len(stmt.body) == 1 else None
+        value = small.value if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Name) else None
+        if isinstance(value, cst.UnaryOperation):
+            value = value.expression
+        if isinstance(value, cst.Float):
+            return "float"
+        if isinstance(value, cst.Integer):
+            return "int"
+        break
+    raise Decline(f"`{name}` is not set to a number literal just before the loop: the "
+                  f"rewrite could not keep its type")
+
+
+def _counts_matches(expr) -> bool:
+    """`(a == b).sum()` / `a.eq(b).sum()`: an integer count (int64 in torch)."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value == "sum" and not expr.args):
+        return False
+    inner = expr.func.value
+    if isinstance(inner, cst.Comparison):
+        return True
+    return isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and \
+        inner.func.attr.value in ("eq", "ne", "lt", "le", "gt", "ge")
 
 
 # --- HARP101: TF1 graph construction in a loop that runs the graph --------------------
@@ -539,6 +823,7 @@ def fix_eager_step(module, positions, hint):
         if counters:
             raise Decline(f"the step reads the loop counter `{sorted(counters)[0]}`: a new "
                           f"Python number each step would retrace the function")
+    _traces_the_same(module, step, params, written)
     rest = body[:start] + body[start + len(step):]
     elsewhere = _statements_outside(module, step)
     tape_name = {n for item in tape.items if item.asname is not None
@@ -568,6 +853,55 @@ def fix_eager_step(module, positions, hint):
                                                         *comments])
     return module.deep_replace(outer_stmt, cst.FlattenSentinel([
         definition, new_outer.with_changes(leading_lines=[])]))
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "update", "setdefault",
+                       "clear", "remove", "popitem", "__setitem__"})
+
+
+def _traces_the_same(module, step, params, written) -> None:
+    """Declines when a `tf.function` of the step would not compute what the eager step
+    does: it reads Python state that changes (an element of a container the program
+    changes, a name a function rebinds: a trace bakes in what it read), draws Python or
+    numpy random numbers (drawn once, when it traces), or takes a Python number that is
+    new every step (a retrace on every call)."""
+    numpy, mutated = _module_alias(module, "numpy"), _mutated_containers(module)
+    for node in _walk(cst.Module(body=list(step))):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and \
+                node.value.value not in written and node.value.value in mutated:
+            raise Decline(f"the step reads an element of `{node.value.value}`, a Python "
+                          f"container the program changes: a tf.function reads it once, "
+                          f"when it traces")
+        if isinstance(node, cst.Call):
+            name = dotted_name(node.func)
+            if name.startswith("random.") or numpy and name.startswith(f"{numpy}.random."):
+                raise Decline(f"the step draws random numbers with `{name}`: a tf.function "
+                              f"draws them once, when it traces (use `tf.random`)")
+    numbers = sorted(set(params) & _number_names(module))
+    if numbers:
+        raise Decline(f"the step reads `{numbers[0]}`, a Python number that changes every "
+                      f"step: each new value would retrace the function")
+    read, _ = _reads_before_writes(step)
+    for name in sorted(read - set(params)):
+        assigned = _assigned_elsewhere(module, step[0], name)
+        if assigned:
+            raise Decline(f"{assigned}: a tf.function would keep the value it traced")
+
+
+def _mutated_containers(module) -> set[str]:
+    """Names the program changes through an item or a mutating method (`d[k] = v`,
+    `xs.append(v)`, `xs[0] += 1`)."""
+    found = set()
+    for node in _walk(module):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else \
+            [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+                found.add(target.value.value)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                node.func.attr.value in _MUTATORS and isinstance(node.func.value, cst.Name):
+            found.add(node.func.value.value)
+    return found
 
 
 def _statements_outside(module, step):
@@ -694,9 +1028,54 @@ def fix_retracing(module, positions, hint):
     arg = next((a for a in call.args if module.code_for_node(a.value) == subject), None)
     if arg is None:
         raise Decline(f"no argument `{subject}` in the call")
+    if not _only_cast(module, call, arg):
+        unproved(f"an int32 or float32 tensor suits every op the function gives `{subject}` "
+                 f"(a Python number takes the dtype each op needs, such as int64)")
     tensor = cst.parse_expression(f"{alias}.constant(x)").with_changes(
         args=[cst.Arg(arg.value)])
     return module.deep_replace(arg, arg.with_changes(value=tensor))
+
+
+def _only_cast(module, call, arg) -> bool:
+    """Whether the called function, defined in this module, uses the parameter `arg`
+    binds only as the value of `tf.cast(param, dtype)`: any tensor dtype then gives the
+    same result a Python number does."""
+    name = dotted_name(call.func)
+    defs = [n for n in _walk(module) if isinstance(n, cst.FunctionDef) and
+            n.name.value == name]
+    if len(defs) != 1:
+        return False
+    params = _all_params(defs[0].params)
+    index = list(call.args).index(arg)
+    if arg.keyword is not None:
+        param = next((p for p in params if p.name.value == arg.keyword.value), None)
+    else:
+        param = params[index] if index < len(params) and not arg.star else None
+    if param is None:
+        return False
+    parents = _parents(defs[0])
+    uses = [n for n in _walk(defs[0].body) if isinstance(n, cst.Name) and
+            n.value == param.name.value]
+    for use in uses:
+        argument = parents.get(use)
+        cast = parents.get(argument)
+        if not (isinstance(argument, cst.Arg) and isinstance(cast, cst.Call) and
+                dotted_name(cast.func).endswith(".cast") and cast.args[0] is argument):
+            return False
+    return bool(uses)
+
+
+def _walk(node):
+    """Every node under `node`, `node` first."""
+    found = []
+
+    class All(cst.CSTVisitor):
+        def on_visit(self, n):
+            found.append(n)
+            return True
+
+    node.visit(All())
+    return found
 
 
 def _tensor_argument_risk(hint) -> str:
@@ -829,6 +1208,8 @@ def _number_names(module) -> set[str]:
     def numeric(expr) -> bool:
         if isinstance(expr, (cst.Integer, cst.Float)):
             return True
+        if isinstance(expr, cst.Name):  # `t = t + 1.0` after `t = 1.0`
+            return bound.get(expr.value, False)
         if isinstance(expr, cst.Call) and (dotted_name(expr.func) in ("float", "int") or
                                            dotted_name(expr.func).endswith(".item")):
             return True  # `float(x.std())`, `x.mean().item()`: a Python number
@@ -922,6 +1303,9 @@ def fix_elementwise_loop(module, positions, hint):
             raise Decline(f"the loop writes something other than `out[{var}]`")
         if out not in tensors and out in _names([small.value]).loaded:
             raise Decline(f"`{out}` is read in the loop")
+        if out not in tensors and not _freshly_allocated(module, loop, out):
+            raise Decline(f"`{out}` is not bound once, to new memory (`torch.zeros(...)` "
+                          f"and the like): it may share memory with what the loop reads")
         vec.tensors = tensors | {out}
         value = vec.vectorize(small.value)
         new_target = target.with_changes(slice=[cst.SubscriptElement(
@@ -949,6 +1333,23 @@ def fix_elementwise_loop(module, positions, hint):
     return module.deep_replace(loop_stmt, replacement)
 
 
+def _freshly_allocated(module, loop, name: str) -> bool:
+    """Whether `name` is bound once in the loop's scope, by `name = f(...)` with `f` a
+    catalogued fresh allocation (libcst's scope and qualified-name analyses)."""
+    scope = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider).get(loop)
+    assignments = list(scope.assignments[name]) if scope is not None else []
+    if len(assignments) != 1:
+        return False
+    parents = _parents(module)
+    target = getattr(assignments[0], "node", None)
+    assign = parents.get(parents.get(target))
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and
+            assign.targets[0].target is target and isinstance(assign.value, cst.Call)):
+        return False
+    names = {q.name for q in scope.get_qualified_names_for(assign.value.func)}
+    return bool(names & catalogue.load().fresh_allocations)
+
+
 def _vectorized_sum(small, vec):
     """`acc += e(x[i])` / `acc = acc + e(x[i])` -> one reduction over the visited dim."""
     if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and \
@@ -966,6 +1367,8 @@ def _vectorized_sum(small, vec):
                       "are vectorized")
     if acc in _names([term]).loaded:
         raise Decline(f"each term reads `{acc}`: the iterations depend on each other")
+    unproved(f"the tensor is not empty and not of an integer dtype (an empty one leaves "
+             f"`{acc}` as it was, not a tensor; an integer sum promotes to int64)")
     value = vec.vectorize(term)
     library = vec.framework()
     if library is None:
@@ -1100,15 +1503,17 @@ CODEMODS: dict[str, Codemod] = {
 }
 
 
-def apply(source: str, hint) -> str:
-    """The source with `hint` fixed; raises Decline."""
+def apply(source: str, hint) -> tuple[str, list[str]]:
+    """The source with `hint` fixed, and the conditions the rewrite needs that were not
+    proved (none: the fix is as safe as its hint's assumptions); raises Decline."""
     codemod = CODEMODS.get(hint.id)
     if codemod is None:
         raise Decline(f"no automatic fix for {hint.id} yet")
     module = cst.parse_module(source)
+    _unproved.clear()
     new = codemod.apply(module, _positions(module), hint).code
     try:
         cst.parse_module(new)
     except cst.ParserSyntaxError as e:  # never hand back code that does not parse
         raise Decline(f"the rewrite did not parse: {e.message}") from None
-    return new
+    return new, list(_unproved)

@@ -32,6 +32,7 @@ class Outcome:
     original: str
     source: str
     applied: list[tuple[Hint, str]] = field(default_factory=list)  # (hint, safety)
+    keys: list[tuple[str, str, str]] = field(default_factory=list)  # of the applied fixes
     declined: list[tuple[Hint, str]] = field(default_factory=list)  # (hint, reason)
 
     def diff(self) -> str:
@@ -50,8 +51,9 @@ def _label(side: str, path: Path) -> str:
 
 
 def refactor_source(source: str, path: Path, feedback: Feedback,
-                    unsafe: bool = False) -> Outcome:
-    """Fix what can be fixed in `source`. Needs a current harp context."""
+                    unsafe: bool = False, allow=None) -> Outcome:
+    """Fix what can be fixed in `source` (only the fixes whose key `allow` holds, when
+    given: `--verify` tries subsets). Needs a current harp context."""
     outcome = Outcome(path, source, source)
     tried: set[tuple[str, str]] = set()
     declined: dict[tuple[str, str], tuple[Hint, str]] = {}
@@ -68,14 +70,14 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         key = _key(hint, lines)
         tried.add(key)
         codemod = codemods.CODEMODS.get(hint.id)
-        if codemod is None:
+        if codemod is None or allow is not None and key not in allow:
             continue
         safety = codemod.safety(hint)
         if safety == "unsafe" and not unsafe:
             declined[key] = (hint, "unsafe fix: pass --unsafe-fixes to apply it")
             continue
         try:
-            outcome.source = codemods.apply(outcome.source, hint)
+            fixed, conditions = codemods.apply(outcome.source, hint)
         except codemods.Decline as e:
             declined[key] = (hint, str(e))
             retry.add(key)
@@ -83,7 +85,15 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         except Exception as e:  # noqa: BLE001  (a codemod bug must not cost the user a file)
             declined[key] = (hint, f"the codemod failed ({type(e).__name__}: {e})")
             continue
+        if conditions:
+            safety = "unsafe"
+            if not unsafe:
+                declined[key] = (hint, f"unsafe fix: it needs {'; '.join(conditions)}, "
+                                       f"which is not proved; pass --unsafe-fixes to apply it")
+                continue
+        outcome.source = fixed
         outcome.applied.append((hint, safety))
+        outcome.keys.append(key)
         tried -= retry  # the code changed: `y = f(x)` can move once `x = ...` has moved
         retry.clear()
     lines = outcome.source.splitlines()

@@ -7,6 +7,6 @@ running = 0.0
 for x in data:
     loss = model(x).pow(2).mean()
     loss.backward()
-    running += loss.detach()
+    running += loss.detach().double()
 running = running.item() if torch.is_tensor(running) else running
 print(running / len(data))

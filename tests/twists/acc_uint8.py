@@ -1,0 +1,10 @@
+# twist: uint8 values summed: a Python int keeps counting, a uint8 tensor wraps at 256
+# expect: HARP201 declined "`total` starts as an int"
+import torch
+
+model = torch.nn.Identity()
+total = 0
+for _ in range(300):
+    pixel = model(torch.tensor(200, dtype=torch.uint8))
+    total += pixel.item()
+print(total)

@@ -1,0 +1,9 @@
+# twist: an invariant matmul that raises, in a loop that runs zero times
+import torch
+
+a, b = torch.randn(2, 3), torch.randn(4, 5)
+batches = []
+for batch in batches:
+    c = a @ b
+    print(c.sum() + batch)
+print("done")
