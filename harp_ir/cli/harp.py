@@ -9,12 +9,14 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
-from harp_ir import hints, notebook, sarif
+from harp_ir import hints, notebook, sarif, verify
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
@@ -72,6 +74,16 @@ def _parser() -> argparse.ArgumentParser:
     rf.add_argument("--deny", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--no-config", action="store_true")
     rf.add_argument("--exclude", action="append", default=[], metavar="GLOB")
+    rf.add_argument("--verify", metavar="CMD",
+                    help="run CMD (a short run of the program, or its tests) in a copy of "
+                         "the project before and after the fixes; keep only the fixes "
+                         "that keep its exit status and output; report the times")
+    rf.add_argument("--rtol", type=float, default=1e-5,
+                    help="relative tolerance for numbers in CMD's output (default 1e-5)")
+    rf.add_argument("--atol", type=float, default=1e-8,
+                    help="absolute tolerance for numbers in CMD's output (default 1e-8)")
+    rf.add_argument("--timeout", type=float, default=600,
+                    help="seconds one run of CMD may take (default 600)")
     ex = sub.add_parser("explain", help="print a hint's documentation")
     ex.add_argument("hint")
     return p
@@ -141,6 +153,7 @@ def cmd_refactor(args) -> int:
     for m in missing:
         print(f"{m}: error: no such file or directory", file=sys.stderr)
     with make_context():
+        fixed = []  # (path, the file as read, its text, its outcome)
         for path in files:
             try:
                 original = SourceFile.read(path)  # what a fix is computed on and checked
@@ -157,26 +170,109 @@ def cmd_refactor(args) -> int:
                 continue
             for h, reason in outcome.declined:
                 print(f"{in_cells(h).span}: {h.id} not fixed: {reason}", file=sys.stderr)
-            if outcome.source == outcome.original:
-                continue
-            if args.apply:
-                try:
-                    new_text = (notebook.rewrite(path, outcome.original, outcome.source)
-                                if notebook.is_notebook(path) else outcome.source)
-                except notebook.NotebookError as e:
-                    print(e, file=sys.stderr)
-                    status = 2
-                    continue
-                try:
-                    original.write(new_text)
-                except WriteError as e:
-                    print(f"{path}:1:1: error: {e}", file=sys.stderr)
-                    status = 2
-                    continue
-                print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
-            else:
-                sys.stdout.write(outcome.diff())
+            if outcome.source != outcome.original:
+                fixed.append((path, original, text, outcome))
+        if args.verify and fixed:
+            try:
+                fixed = _verified(args, feedback, fixed)
+            except _VerifyError as e:
+                print(f"harp: error: --verify: {e}", file=sys.stderr)
+                return 2
+    for path, original, _, outcome in fixed:
+        if outcome.source == outcome.original:
+            continue
+        if not args.apply:
+            sys.stdout.write(outcome.diff())
+            continue
+        try:
+            original.write(_new_text(path, outcome))
+        except (notebook.NotebookError, WriteError) as e:
+            print(e if isinstance(e, notebook.NotebookError) else f"{path}:1:1: error: {e}",
+                  file=sys.stderr)
+            status = 2
+            continue
+        print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
     return status
+
+
+def _new_text(path: Path, outcome) -> str:
+    return notebook.rewrite(path, outcome.original, outcome.source) \
+        if notebook.is_notebook(path) else outcome.source
+
+
+class _VerifyError(Exception):
+    pass
+
+
+#: assumptions about how fast the program runs, which a run's output cannot confirm
+_ABOUT_SPEED = {"hot-loop", "accelerator", "logging-cost", "loading-cost", "every-iteration"}
+
+
+def _verified(args, feedback, fixed):
+    """`fixed` with only the fixes a run of `args.verify` shows keep behaviour (see
+    harp_ir/verify.py); reports each fix and the times on stderr."""
+    root = Path.cwd().resolve()
+    outside = [p for p, *_ in fixed if not p.resolve().is_relative_to(root)]
+    if outside:
+        raise _VerifyError(f"{outside[0]} is outside the current folder, the project that "
+                           f"CMD runs in")
+    say = functools.partial(print, file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="harp-verify-") as tmp:
+        copy = verify.copy_project(root, Path(tmp))
+
+        def run_with(allowed) -> verify.Run:
+            for path, _, text, _ in fixed:
+                chosen = {k for p, k in allowed if p == path}
+                outcome = refactor_source(text, path, feedback, args.unsafe_fixes,
+                                          allow=chosen) if chosen else None
+                new = _new_text(path, outcome) if outcome else text
+                target = copy / path.resolve().relative_to(root)
+                target.write_bytes(SourceFile.read(path).encode(new)) if outcome else \
+                    target.write_bytes(SourceFile.read(path).data)
+            return verify.run_command(args.verify, copy, args.timeout)
+
+        baseline = [run_with([]), run_with([])]
+        unstable = verify.difference(baseline[0], baseline[1], args.rtol, args.atol)
+        if unstable:
+            raise _VerifyError(f"two runs of the unchanged program differ ({unstable}): "
+                               f"CMD must print the same on every run")
+        before = min(baseline, key=lambda r: r.seconds)
+        if before.status != 0:
+            last = (before.stderr.strip().splitlines() or ["no output"])[-1]
+            raise _VerifyError(f"CMD fails on the unchanged program (exit {before.status}: "
+                               f"{last}): there is no behaviour to compare")
+        say(f"harp: verify: unchanged program: {before.describe()}")
+        candidates = [(path, key) for path, _, _, outcome in fixed for key in outcome.keys]
+        runs = {}
+
+        def check(subset) -> str:
+            run = run_with(subset)
+            runs[tuple(subset)] = run
+            return verify.difference(before, run, args.rtol, args.atol)
+
+        kept, dropped = verify.bisect_fixes(candidates, check)
+        hints_of = {(p, k): h for p, _, _, o in fixed
+                    for (h, _), k in zip(o.applied, o.keys, strict=True)}
+        for fix, why in dropped:
+            h = hints_of[fix]
+            say(f"{in_cells(h).span}: {h.id} dropped: the run changed: {why}")
+        for fix in kept:
+            h = hints_of[fix]
+            confirmed = ", ".join(f"{a.kind} ({a.subject})" if a.subject else a.kind
+                                  for a in h.assumptions if a.status != "proved" and
+                                  a.kind not in _ABOUT_SPEED)
+            say(f"{in_cells(h).span}: {h.id} kept: the run behaves the same" +
+                (f"; the run confirmed: {confirmed}" if confirmed else ""))
+        if kept:
+            after = runs.get(tuple(kept)) or run_with(kept)
+            say(f"harp: verify: with {len(kept)} fix{'es' if len(kept) > 1 else ''}: "
+                f"{after.describe()} ({before.seconds / max(after.seconds, 1e-9):.2f}x)")
+    result = []
+    for path, original, text, _ in fixed:
+        chosen = {k for p, k in kept if p == path}
+        result.append((path, original, text, refactor_source(
+            text, path, feedback, args.unsafe_fixes, allow=chosen)))
+    return result
 
 
 def _split(values) -> set[str]:

@@ -1,0 +1,81 @@
+"""`harp refactor --verify CMD`: real runs decide which fixes are kept."""
+
+import shutil
+import sys
+from pathlib import Path
+
+from harp_ir.cli import harp
+from harp_ir.verify import Run, bisect_fixes, difference
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def _project(tmp_path, monkeypatch):
+    """A project with a fix that keeps behaviour (HARP201) and one that changes it
+    (HARP502 with momentum, an unsafe fix)."""
+    shutil.copy(TESTS / "codemods" / "host_sync_item.in.py", tmp_path / "good.py")
+    shutil.copy(TESTS / "twists" / "zero_grad_momentum.py", tmp_path / "bad.py")
+    monkeypatch.chdir(tmp_path)
+    return f"{sys.executable} good.py && {sys.executable} bad.py"
+
+
+def test_verify_drops_the_fix_that_changes_output_and_keeps_the_good_one(
+        tmp_path, monkeypatch, capsys):
+    command = _project(tmp_path, monkeypatch)
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    status = harp.main(["refactor", "--unsafe-fixes", "--verify", command, "."])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "bad.py:" in err and "HARP502 dropped: the run changed: output line 2" in err
+    assert "good.py:10:16: HARP201 kept: the run behaves the same" in err
+    assert "the run confirmed: tensor (loss)" in err
+    assert "harp: verify: unchanged program: exit 0," in err
+    assert "harp: verify: with 1 fix: exit 0," in err and "x)" in err
+    assert "+    running += loss.detach().double()" in out and "zero_grad()" not in out
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before  # untouched
+
+
+def test_verify_with_apply_writes_only_the_kept_fixes(tmp_path, monkeypatch, capsys):
+    command = _project(tmp_path, monkeypatch)
+    bad = (tmp_path / "bad.py").read_text()
+    assert harp.main(["refactor", "--unsafe-fixes", "--apply", "--verify", command,
+                      "."]) == 0
+    assert "loss.detach().double()" in (tmp_path / "good.py").read_text()
+    assert (tmp_path / "bad.py").read_text() == bad
+
+
+def test_verify_refuses_a_command_that_fails_or_is_not_deterministic(
+        tmp_path, monkeypatch, capsys):
+    _project(tmp_path, monkeypatch)
+    assert harp.main(["refactor", "--verify", "exit 3", "good.py"]) == 2
+    assert "CMD fails on the unchanged program (exit 3" in capsys.readouterr().err
+    random = f"{sys.executable} -c 'import random; print(random.random())'"
+    assert harp.main(["refactor", "--verify", random, "good.py"]) == 2
+    assert "two runs of the unchanged program differ" in capsys.readouterr().err
+
+
+def run(stdout: str, status: int = 0) -> Run:
+    return Run(status, stdout, "", 0.0)
+
+
+def test_outputs_compare_numbers_within_tolerance_and_words_exactly():
+    assert not difference(run("loss 0.1234567\n"), run("loss 0.1234568\n"), 1e-5, 1e-8)
+    assert "output line 1" in difference(run("loss 0.12\n"), run("loss 0.13\n"), 1e-5, 1e-8)
+    assert difference(run("float 1.0\n"), run("Tensor 1.0\n"), 1e-5, 1e-8)
+    assert difference(run("[1, 2]\n"), run("[1, 2, 3]\n"), 1e-5, 1e-8)
+    assert "exit status 0 became 1" in difference(run("x"), run("x", 1), 1e-5, 1e-8)
+    assert "2 output lines became 1" in difference(run("a\nb\n"), run("a\n"), 1e-5, 1e-8)
+
+
+def test_bisection_finds_each_bad_fix_and_keeps_the_rest():
+    bad = {3, 7}
+    calls = []
+
+    def check(subset):
+        calls.append(list(subset))
+        return "changed" if bad & set(subset) else ""
+
+    kept, dropped = bisect_fixes(list(range(10)), check)
+    assert kept == [0, 1, 2, 4, 5, 6, 8, 9]
+    assert [f for f, _ in dropped] == [3, 7]
+    assert len(calls) < 10 * 2
