@@ -8,6 +8,7 @@ default) or *unsafe* (applied with `--unsafe-fixes`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -84,16 +85,22 @@ def _statement_of(node, parents):
     raise Decline("not inside a statement block")
 
 
+@functools.lru_cache(maxsize=4)
+def _scopes(module: cst.Module):
+    """libcst's scope analysis of `module` (node -> scope), once per module: a codemod
+    asks it for several names and nodes of the same tree."""
+    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+
+
 def _read_elsewhere(module, node, name: str) -> str:
     """Where `name`, as bound in the scope holding `node`, is used by another scope (a
     function, a lambda, a class body) or declared `global`/`nonlocal` there: such code
     can run while a loop is rewriting the name and would see the rewritten value. ""
     when nowhere (libcst's scope analysis)."""
-    scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
-    here = scopes.get(node)
+    here = _scopes(module).get(node)
     if here is None:
         return ""
-    assigned = _assigned_elsewhere(module, node, name, scopes)
+    assigned = _assigned_elsewhere(module, node, name)
     if assigned:
         return assigned
     for assignment in here.assignments[name]:
@@ -104,11 +111,10 @@ def _read_elsewhere(module, node, name: str) -> str:
     return ""
 
 
-def _assigned_elsewhere(module, node, name: str, scopes=None) -> str:
+def _assigned_elsewhere(module, node, name: str) -> str:
     """Where `name`, as bound in the scope holding `node`, is assigned by another scope (a
     function's `global` or `nonlocal`): a call can change it ("" when nowhere)."""
-    if scopes is None:
-        scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    scopes = _scopes(module)
     here = scopes.get(node)
     if here is None or name not in here:
         return ""
@@ -190,7 +196,7 @@ def _stateless_sgd(module, call) -> bool:
     parameter with a zero gradient exactly as it leaves one with none."""
     if not (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
         return False
-    scope = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider).get(call)
+    scope = _scopes(module).get(call)
     assignments = list(scope.assignments[call.func.value.value]) if scope else []
     parents = _parents(module)
     target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
@@ -338,51 +344,42 @@ def _runs_every_step(node, loop, parents) -> None:
                           "would run when the original does not")
         if isinstance(parent, cst.IndentedBlock):
             earlier = list(parent.body)[:list(parent.body).index(child)]
-            skip = _skips(earlier)
-            if skip:
-                raise Decline(f"a {skip} before it can skip it: before the loop it would "
-                              f"run when the original does not")
+            skips = _exits(earlier, ("continue", "break", "return", "raise"))
+            if skips:
+                raise Decline(f"a {skips[0]} before it can skip it: before the loop it "
+                              f"would run when the original does not")
         child = parent
 
 
-def _skips(statements) -> str:
-    """The first `continue`/`break`/`return`/`raise` in `statements` that leaves the
-    current iteration ("" if none)."""
+_EXIT_KINDS = {cst.Continue: "continue", cst.Break: "break", cst.Return: "return",
+               cst.Raise: "raise", cst.Yield: "yield"}
+
+
+def _exits(nodes, kinds: tuple[str, ...]) -> list[str]:
+    """The statements of `kinds` (`continue`, `break`, `return`, `raise`, `yield`) in
+    `nodes` that leave them, in order: not those of a nested function, nor the `break` or
+    `continue` of a nested loop."""
     found = []
 
-    class Skips(cst.CSTVisitor):
-        def visit_FunctionDef(self, node):
-            return False
-
-        def visit_Lambda(self, node):
-            return False
-
-        def visit_For(self, node):  # its break/continue stay inside it
-            found.extend(_skips_of(node, ("return", "raise")))
-            return False
-
-        def visit_While(self, node):
-            found.extend(_skips_of(node, ("return", "raise")))
-            return False
+    class Exits(cst.CSTVisitor):
+        loops = 0
 
         def on_visit(self, node):
-            kind = {cst.Continue: "continue", cst.Break: "break", cst.Return: "return",
-                    cst.Raise: "raise"}.get(type(node))
-            if kind:
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                return False
+            if isinstance(node, (cst.For, cst.While)):
+                self.loops += 1
+            kind = _EXIT_KINDS.get(type(node))
+            if kind in kinds and not (self.loops and kind in ("break", "continue")):
                 found.append(f"`{kind}`")
-            return super().on_visit(node)
+            return True
 
-    for stmt in statements:
-        stmt.visit(Skips())
-    return found[0] if found else ""
+        def on_leave(self, node):
+            if isinstance(node, (cst.For, cst.While)):
+                self.loops -= 1
 
-
-def _skips_of(node, kinds) -> list[str]:
-    found = []
-    for n in _walk(node):
-        kind = {cst.Return: "return", cst.Raise: "raise"}.get(type(n))
-        if kind in kinds:
-            found.append(f"`{kind}`")
+    for node in nodes:
+        node.visit(Exits())
     return found
 
 
@@ -570,22 +567,7 @@ def _keeps_running_value(module, loop, parents, name: str) -> None:
     if elsewhere:
         raise Decline(f"{elsewhere}, which can run during the loop and would see the "
                       f"rewritten value")
-    exits = []
-
-    class Exits(cst.CSTVisitor):
-        def visit_FunctionDef(self, node):
-            return False
-
-        def visit_Lambda(self, node):
-            return False
-
-        def visit_Return(self, node):
-            exits.append("`return`")
-
-        def visit_Yield(self, node):
-            exits.append("`yield`")
-
-    loop.body.visit(Exits())
+    exits = _exits([loop.body], ("return", "yield"))
     if exits:
         raise Decline(f"the loop can leave by {exits[0]} before the conversion after it runs")
     handler = _handlers_reading(name, loop, parents)
@@ -1336,7 +1318,7 @@ def fix_elementwise_loop(module, positions, hint):
 def _freshly_allocated(module, loop, name: str) -> bool:
     """Whether `name` is bound once in the loop's scope, by `name = f(...)` with `f` a
     catalogued fresh allocation (libcst's scope and qualified-name analyses)."""
-    scope = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider).get(loop)
+    scope = _scopes(module).get(loop)
     assignments = list(scope.assignments[name]) if scope is not None else []
     if len(assignments) != 1:
         return False

@@ -221,14 +221,15 @@ def _verified(args, feedback, fixed):
         copy = verify.copy_project(root, Path(tmp))
 
         def run_with(allowed) -> verify.Run:
-            for path, _, text, _ in fixed:
+            for path, original, text, _ in fixed:
                 chosen = {k for p, k in allowed if p == path}
-                outcome = refactor_source(text, path, feedback, args.unsafe_fixes,
-                                          allow=chosen) if chosen else None
-                new = _new_text(path, outcome) if outcome else text
                 target = copy / path.resolve().relative_to(root)
-                target.write_bytes(SourceFile.read(path).encode(new)) if outcome else \
-                    target.write_bytes(SourceFile.read(path).data)
+                if not chosen:
+                    target.write_bytes(original.data)
+                    continue
+                outcome = refactor_source(text, path, feedback, args.unsafe_fixes,
+                                          allow=chosen)
+                target.write_bytes(original.encode(_new_text(path, outcome)))
             return verify.run_command(args.verify, copy, args.timeout)
 
         baseline = [run_with([]), run_with([])]
