@@ -7,8 +7,9 @@ in fresh processes, timed, and their outputs compared.
 
 Prints a table (median wall time of each version, speedup, the hints applied, whether the
 outputs agree), the geometric mean speedup for TensorFlow and for PyTorch, and writes the
-results as JSON. Exits 1 when a program's outputs differ, its refactoring fails or
-applies nothing, or a run fails. Programs read HARP_BENCH_SCALE (a factor on their size)
+results as JSON. A program that gets no safe fix counts as 1.00x (it is not run): harp
+declining an unproved fix is an outcome, not a failure. Exits 1 when a program's outputs
+differ, its refactoring fails, or a run fails. Programs read HARP_BENCH_SCALE (a factor on their size)
 and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`tf_`, `torch_`).
 """
 
@@ -42,9 +43,12 @@ class Result:
     refactored_s: list[float] = field(default_factory=list)
     outputs_agree: bool = False
     error: str = ""
+    note: str = ""
 
     @property
     def speedup(self) -> float:
+        if self.note:
+            return 1.0
         if not self.original_s or not self.refactored_s:
             return float("nan")
         return statistics.median(self.original_s) / statistics.median(self.refactored_s)
@@ -90,7 +94,9 @@ def measure(program: Path, args, env: dict) -> Result:
         try:
             result.hints = refactor(refactored)
             if not result.hints:
-                raise RuntimeError("harp refactor applied no fix")
+                result.outputs_agree, result.error = True, ""
+                result.note = "no safe fix (unchanged)"
+                return result
             outputs = set()
             for _ in range(args.runs):
                 for path, times in ((original, result.original_s),
@@ -121,6 +127,8 @@ def table(results: list[Result]) -> str:
         orig = f"{statistics.median(r.original_s):.2f}" if r.original_s else "-"
         new = f"{statistics.median(r.refactored_s):.2f}" if r.refactored_s else "-"
         agree = "agree" if r.outputs_agree else f"**{r.error[:60] or 'differ'}**"
+        if r.note:
+            orig, new, agree = "-", "-", r.note
         counts = {h: r.hints.count(h) for h in dict.fromkeys(r.hints)}
         hints = ", ".join(f"{h}" + (f" x{n}" if n > 1 else "") for h, n in counts.items())
         rows.append(f"| {r.program} | {r.framework} | {orig} | {new} | {r.speedup:.2f}x | "
