@@ -9,8 +9,9 @@ Prints a table (median wall time of each version, speedup, the hints applied, wh
 outputs agree), the geometric mean speedup for TensorFlow and for PyTorch, and writes the
 results as JSON. A program that gets no safe fix counts as 1.00x (it is not run): harp
 declining an unproved fix is an outcome, not a failure. Exits 1 when a program's outputs
-differ, its refactoring fails, or a run fails. Programs read HARP_BENCH_SCALE (a factor on their size)
-and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`tf_`, `torch_`).
+differ, its refactoring fails, or a run fails. Programs read HARP_BENCH_SCALE (a factor on
+their size) and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`tf_`,
+`torch_`).
 """
 
 from __future__ import annotations

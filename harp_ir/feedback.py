@@ -30,10 +30,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from harp_ir import hints as hint_catalogue
 from harp_ir import notebook
 from harp_ir.analysis import ASSUMPTIONS, Assumption
 from harp_ir.frontend.lower import FrontendError, read_source
-from harp_ir.hints import HINTS
 
 LEVELS = {"conservative": ("low",), "default": ("low", "medium"),
           "aggressive": ("low", "medium", "high")}
@@ -100,11 +100,8 @@ class Feedback:
             ignore=self.ignore | ids("ignore"))
 
 
-_HINT_IDS = frozenset(h.id for h in HINTS)
-
-
 def _check_id(hint_id: str) -> str:
-    if hint_id.strip().upper() not in _HINT_IDS:
+    if hint_id.strip().upper() not in hint_catalogue.BY_ID:
         raise ConfigError(f"unknown hint id '{hint_id}' (see `harp --list-hints`)")
     return hint_id.strip().upper()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from torch_mlir import passmanager
 
-from harp_ir.passes import PASSES, load
+from harp_ir.passes import load, passes
 
 
 class PipelineError(ValueError):
@@ -60,14 +60,15 @@ def build(elements: list[str], verify_each: bool = True) -> passmanager.PassMana
                 raise PipelineError(f"invalid pass pipeline '{text}': {e}") from None
             upstream.clear()
 
+    known = passes()
     for element in elements:
         name = element.split("{", 1)[0].split("(", 1)[0].strip()
-        if name in PASSES:
+        if name in known:
             if element.strip() != name:
                 raise PipelineError(f"'{name}' takes no options or nested passes, got "
                                     f"'{element.strip()}'")
             flush()
-            pm.add(load(name), name=name, argument=name, description=PASSES[name])
+            pm.add(load(name), name=name, argument=name, description=known[name])
         else:
             upstream.append(element)
     flush()

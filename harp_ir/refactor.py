@@ -69,10 +69,10 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         hint = todo[0]
         key = _key(hint, lines)
         tried.add(key)
-        codemod = codemods.CODEMODS.get(hint.id)
-        if codemod is None or allow is not None and key not in allow:
+        fix = codemods.fix_for(hint.id)
+        if fix is None or allow is not None and key not in allow:
             continue
-        safety = codemod.safety(hint)
+        safety = fix.safety(hint)
         if safety == "unsafe" and not unsafe:
             declined[key] = (hint, "unsafe fix: pass --unsafe-fixes to apply it")
             continue

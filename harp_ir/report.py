@@ -16,10 +16,10 @@ from torch_mlir import ir
 
 from harp_ir import hints, notebook
 from harp_ir.analysis import Assumption, Span, cached_walks, host_module, span, walk
-from harp_ir.codemods import CODEMODS
+from harp_ir.codemods import fix_for
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import Program, lower_file
-from harp_ir.passes import ANALYSIS_PIPELINE
+from harp_ir.passes import analysis_pipeline
 from harp_ir.pipeline import build
 
 SKIP_DIRS = {".venv", "venv", "__pycache__", ".git", "node_modules", "build", "Output"}
@@ -88,8 +88,8 @@ def collect(module: ir.Module) -> list[Hint]:
                         spec.refactoring, "none",
                         [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])]
                         + extra)
-            codemod = CODEMODS.get(spec.id)
-            found.append(replace(hint, fix=codemod.safety(hint)) if codemod else hint)
+            fix = fix_for(spec.id)
+            found.append(replace(hint, fix=fix.safety(hint)) if fix else hint)
     return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
 
 
@@ -98,7 +98,7 @@ def analyze_module(module: ir.Module) -> list[Hint]:
     attributes, so verifying after each of them (harp-opt's default) would be wasted."""
     module.operation.verify()
     with cached_walks():
-        build(list(ANALYSIS_PIPELINE), verify_each=False).run(module.operation)
+        build(list(analysis_pipeline()), verify_each=False).run(module.operation)
         return collect(module)
 
 

@@ -1,51 +1,62 @@
-"""harp's passes, one module per pass, named after its flag (`--harp-host-sync-in-loop` is
-`host_sync_in_loop.py`). The registry is data, so `harp-opt --list-passes` imports nothing.
+"""harp's rules, one module per pass, named after its flag (`--harp-host-sync-in-loop` is
+`host_sync_in_loop.py`). Each module defines `RULE` (`harp_ir.rules.Rule`): the pass's
+`run(op, pass_)`, and for a hint pass its spec and fix. Every registry is derived here.
 
-Each pass module defines `run(op, pass_)`, the callable MLIR's PassManager runs.
+A new hint is one module listed in `MODULES` plus its tests and fixtures.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 
-#: flag -> one-line description
-PASSES: dict[str, str] = {
-    "harp-graph-built-in-loop": "Find TF1 graph construction in loops that run it (HARP101)",
-    "harp-retracing": "Find tf.functions retraced in loops (HARP102)",
-    "harp-eager-step": "Find TF2 training steps run eagerly in loops (HARP103)",
-    "harp-split-session-runs": "Find several Session.run calls per iteration (HARP104)",
-    "harp-host-sync-in-loop": "Find tensors synced to the host inside loops (HARP201)",
-    "harp-transfer-in-loop": "Find loop-invariant host-to-device transfers in loops (HARP202)",
-    "harp-feed-invariant": "Find loop-invariant feed_dict values (HARP203)",
-    "harp-graph-round-trip": "Find tensor -> host -> tensor round trips in loops (HARP204)",
-    "harp-host-random-to-device":
-        "Find host-drawn random numbers copied to the device in loops (HARP205)",
-    "harp-loop-invariant": "Find pure tensor computations with loop-invariant inputs (HARP301)",
-    "harp-redundant-call": "Find the same pure computation evaluated twice (HARP302)",
-    "harp-missing-no-grad": "Find PyTorch inference loops run with autograd on (HARP303)",
-    "harp-elementwise-loop": "Find Python loops over tensor elements (HARP401)",
-    "harp-concat-in-loop": "Find tensors and arrays grown by concatenation in loops (HARP402)",
-    "harp-per-sample-call": "Find models called one example at a time in loops (HARP403)",
-    "harp-dataloader-serial": "Find DataLoaders without workers or pinned memory (HARP501)",
-    "harp-zero-grad": "Find gradients zeroed in place instead of released (HARP502)",
-    "harp-rebuilt-in-loop": "Find optimizers and models constructed every step (HARP503)",
-    "harp-lower-graph": "Lower catalogued graph computations to torch and tf dialect ops",
-    "harp-graph-facts": "Record the op count, FLOPs and purity of traced graphs on their calls",
-}
+from harp_ir.rules import Rule
 
-#: passes that rewrite or annotate the IR rather than find hints
-TRANSFORMS = ("harp-lower-graph", "harp-graph-facts")
-#: the passes `harp analyze` runs, in order
-ANALYSIS_PIPELINE: tuple[str, ...] = tuple(p for p in PASSES if p not in TRANSFORMS)
+#: the rule modules: the hint passes in `harp analyze`'s order, then the transforms
+MODULES: tuple[str, ...] = (
+    "graph_built_in_loop", "retracing", "eager_step", "split_session_runs",
+    "host_sync_in_loop", "transfer_in_loop", "feed_invariant", "graph_round_trip",
+    "host_random_to_device", "loop_invariant", "redundant_call", "missing_no_grad",
+    "elementwise_loop", "concat_in_loop", "per_sample_call", "dataloader_serial",
+    "zero_grad", "rebuilt_in_loop",
+    "lower_graph", "graph_facts",
+)
 
 
 def module_name(flag: str) -> str:
     return "harp_ir.passes." + flag.removeprefix("harp-").replace("-", "_")
 
 
+def flag_of(module: str) -> str:
+    return "harp-" + module.replace("_", "-")
+
+
+@functools.cache
+def rules() -> dict[str, Rule]:
+    """flag -> rule, in pipeline order."""
+    return {flag_of(m): importlib.import_module("harp_ir.passes." + m).RULE
+            for m in MODULES}
+
+
+def hint_rules() -> list[Rule]:
+    return [r for r in rules().values() if r.hint is not None]
+
+
+def rule_for(hint_id: str) -> Rule | None:
+    return next((r for r in hint_rules() if r.hint.id == hint_id), None)
+
+
+def passes() -> dict[str, str]:
+    """flag -> one-line description (`--list-passes`)."""
+    return {flag: r.summary for flag, r in rules().items()}
+
+
+def analysis_pipeline() -> tuple[str, ...]:
+    """The passes `harp analyze` runs, in order: those that report hints."""
+    return tuple(r.flag for r in hint_rules())
+
+
 def load(flag: str) -> Callable:
     """The `run` callable of the pass registered as `flag`."""
-    if flag not in PASSES:
-        raise KeyError(flag)
-    return importlib.import_module(module_name(flag)).run
+    return rules()[flag].run

@@ -13,6 +13,8 @@ Assumes: the loop runs more than once.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
@@ -22,6 +24,8 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP402"
 CONCATENATIONS = frozenset({
@@ -82,3 +86,68 @@ def run(module, pass_=None) -> None:
             Assumption("no-partial-use", name, "low", "proved",
                        "the loop reads the partial result only to concatenate to it"),
         ])
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+def fix_concat_in_loop(module, positions, hint):
+    call = node_at(positions, hint.span, cst.Call)
+    parents = syntax.parents(module)
+    stmt, small, block, loop = syntax.loop_body_statement(call, parents)
+    if not (isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name)):
+        raise Decline("only `acc = cat([acc, piece])` directly in the loop body is rewritten")
+    acc = small.targets[0].target.value
+    first = call.args[0].value if call.args else None
+    if not (isinstance(first, (cst.List, cst.Tuple)) and len(first.elements) == 2 and
+            isinstance(first.elements[0].value, cst.Name) and
+            first.elements[0].value.value == acc and
+            not isinstance(first.elements[1], cst.StarredElement)):
+        raise Decline(f"the pieces are not `[{acc}, piece]` (only appending is rewritten)")
+    others = [s for s in block.body if s is not stmt]
+    if acc in syntax.names(others).loaded or acc in syntax.names(others).stored:
+        raise Decline(f"`{acc}` is used elsewhere in the loop")
+    syntax.keeps_running_value(module, loop, parents, acc)
+    parts = syntax.fresh_name(module, f"{acc}_parts")
+    piece = first.elements[1].value
+    append = stmt.with_changes(body=[cst.Expr(cst.parse_expression(f"{parts}.append(x)")
+                                              .with_changes(args=[cst.Arg(piece)]))])
+    new_args = [call.args[0].with_changes(value=cst.Name(parts))] + list(call.args[1:])
+    join = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(acc))],
+                                               call.with_changes(args=new_args))])
+    loop_stmt, _ = syntax.statement_of(loop, parents)
+    start = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parts))],
+                                                cst.List([cst.Element(cst.Name(acc))]))],
+                                    leading_lines=loop_stmt.leading_lines)
+    new_loop = loop_stmt.deep_replace(stmt, append).with_changes(leading_lines=[])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([start, new_loop, join]))
+
+
+RULE = Rule(
+    flag="harp-concat-in-loop",
+    summary="Find tensors and arrays grown by concatenation in loops (HARP402)",
+    run=run,
+    hint=HintSpec(
+        id="HARP402",
+        name="concat-in-loop",
+        finds="`torch.cat`/`torch.stack`/`tf.concat`/`np.concatenate` accumulation inside a loop",
+        why="every iteration copies everything accumulated so far, so the loop is quadratic in "
+            "time and allocates a new tensor each step",
+        refactoring="append the pieces to a list and concatenate once after the loop",
+        before="out = torch.empty(0, d)\n"
+               "for x in xs:\n"
+               "    out = torch.cat([out, f(x)])\n",
+        after="parts = []\n"
+              "for x in xs:\n"
+              "    parts.append(f(x))\n"
+              "out = torch.cat(parts)\n",
+        assumptions=("loop-runs", "no-partial-use"),
+    ),
+    fix=Fix(
+        apply=fix_concat_in_loop,
+        summary="safe",
+        rewrite="`acc = cat([acc, piece])` becomes a list of parts and one concatenation after "
+                "the loop",
+        declines="`acc` is used elsewhere in the loop, read by a function or closure or by a "
+                 "handler the loop can raise into, or the loop can return",
+    ),
+)

@@ -30,6 +30,7 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP501"
 LOADER = "torch.utils.data.DataLoader"
@@ -113,3 +114,21 @@ def run(module, pass_=None) -> None:
                 "`num_workers=0` is set explicitly: assumed not needed (determinism, "
                 "memory, a dataset that cannot be pickled)"))
         record_hint(op, HINT, message, assumptions)
+
+
+RULE = Rule(
+    flag="harp-dataloader-serial",
+    summary="Find DataLoaders without workers or pinned memory (HARP501)",
+    run=run,
+    hint=HintSpec(
+        id="HARP501",
+        name="dataloader-serial",
+        finds="`DataLoader` without workers or pinned memory in a training program",
+        why="loading and collating batches runs in the training process between steps, and "
+            "copies to the device from pageable memory",
+        refactoring="`num_workers`, `pin_memory`",
+        before="loader = DataLoader(ds, batch_size=64)\n",
+        after="loader = DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)\n",
+        assumptions=("accelerator", "picklable-dataset", "loading-cost"),
+    ),
+)

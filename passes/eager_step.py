@@ -12,6 +12,7 @@ step), which is speculated from the absence of syncs and I/O in the tape block.
 
 from __future__ import annotations
 
+import libcst as cst
 from torch_mlir import ir
 
 from harp_ir.analysis import (
@@ -24,6 +25,9 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.frontend.lower import dotted_name
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP103"
 TAPE = "tensorflow.GradientTape"
@@ -64,3 +68,268 @@ def run(module, pass_=None) -> None:
                        "the step has no Python side effects that must run eagerly"),
             loop_runs(loop),
         ])
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+#: calls that make a step depend on running eagerly (host values, output, Python state)
+_EAGER_ONLY = {"print", "float", "int", "bool", "str", "len", "list", "dict", "open",
+               "input", "numpy", "item", "append", "extend", "insert", "pop", "update",
+               "add", "write", "tolist"}
+
+
+def _reads_before_writes(statements) -> tuple[set[str], set[str]]:
+    """(names read before the statements assign them, names they assign), in order."""
+    read, written = set(), set()
+
+    def visit(stmt):
+        if isinstance(stmt, cst.With):
+            for item in stmt.items:
+                read.update(syntax.names([item.item]).loaded - written)
+                if item.asname is not None:
+                    written.update(syntax.names([item.asname.name]).loaded)
+            for inner in stmt.body.body:
+                visit(inner)
+            return
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    read.update(syntax.names([small.value]).loaded - written)
+                    for t in small.targets:
+                        if isinstance(t.target, (cst.Name, cst.Tuple, cst.List)):
+                            written.update(syntax.names([t.target]).loaded)
+                        else:
+                            read.update(syntax.names([t.target]).loaded - written)
+                else:
+                    read.update(syntax.names([small]).loaded - written)
+            return
+        read.update(syntax.names([stmt]).loaded - written)
+        written.update(syntax.names([stmt]).stored)
+
+    for stmt in statements:
+        visit(stmt)
+    return read, written
+
+
+def _eager_only(statements) -> str:
+    """The first construct that only makes sense eagerly ("" if none)."""
+    found, flows = [], []
+
+    class Eager(cst.CSTVisitor):
+        def visit_Call(self, node):
+            name = dotted_name(node.func).rsplit(".", 1)[-1]
+            if name in _EAGER_ONLY:
+                found.append(f"`{name}(...)`")
+
+        def visit_AugAssign(self, node):
+            found.append("an augmented assignment")
+
+        def visit_Global(self, node):
+            found.append("`global`")
+
+        def visit_Nonlocal(self, node):
+            found.append("`nonlocal`")
+
+        def visit_Return(self, node):
+            found.append("`return`")
+
+        def visit_Yield(self, node):
+            found.append("`yield`")
+
+        def visit_Break(self, node):
+            flows.append("`break`")
+
+        def visit_Continue(self, node):
+            flows.append("`continue`")
+
+    for stmt in statements:
+        stmt.visit(Eager())
+        found += sorted(set(flows))  # after the statement's other findings, as reported
+        flows.clear()
+    return found[0] if found else ""
+
+
+def fix_eager_step(module, positions, hint):
+    """Move the tape block, and the statements after it that apply its gradients, into a
+    `@tf.function` defined before the outermost loop; call it in the loop."""
+    tape = node_at(positions, hint.span, cst.With)
+    parents = syntax.parents(module)
+    block = parents.get(tape)
+    loop = parents.get(block)
+    if not isinstance(loop, (cst.For, cst.While)):
+        raise Decline("only a tape block directly in the loop body is compiled")
+    alias = syntax.module_alias(module, "tensorflow")
+    if alias is None:
+        raise Decline("`tensorflow` is not imported at module level")
+    body = list(block.body)
+    start = body.index(tape)
+    step = [tape]
+    for stmt in body[start + 1:]:
+        if not isinstance(stmt, cst.SimpleStatementLine) or _eager_only([stmt]):
+            break
+        read, _ = _reads_before_writes([stmt])
+        if not read & _reads_before_writes(step)[1]:
+            break  # does not use what the step computed
+        step.append(stmt)
+    why = _eager_only(step)
+    if why:
+        raise Decline(f"the step uses {why}, which must run eagerly")
+    loops = [loop]
+    node = loop
+    while node in parents and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        node = parents[node]
+        if isinstance(node, (cst.For, cst.While)):
+            loops.append(node)
+    loop_written = set().union(*(syntax.loop_writes(lp) for lp in loops))
+    read, written = _reads_before_writes(step)
+    params = sorted(read & loop_written)
+    for lp in loops:
+        counters = set(params) & syntax.names([lp.target]).loaded if isinstance(lp, cst.For) and \
+            isinstance(lp.iter, cst.Call) and dotted_name(lp.iter.func) == "range" else set()
+        if counters:
+            raise Decline(f"the step reads the loop counter `{sorted(counters)[0]}`: a new "
+                          f"Python number each step would retrace the function")
+    _traces_the_same(module, step, params, written)
+    rest = body[:start] + body[start + len(step):]
+    elsewhere = _statements_outside(module, step)
+    tape_name = {n for item in tape.items if item.asname is not None
+                 for n in syntax.names([item.asname.name]).loaded}
+    used_later = written & (syntax.names(rest).loaded | syntax.names(elsewhere).loaded)
+    if used_later & tape_name:
+        raise Decline(f"the tape `{sorted(tape_name)[0]}` is used outside the step")
+    results = sorted(used_later - tape_name)
+    name = syntax.fresh_name(module, "train_step")
+    comments = [line for line in tape.leading_lines if line.comment is not None]
+    statements = [step[0].with_changes(leading_lines=[]), *step[1:]]
+    if results:
+        statements.append(cst.parse_statement(f"return {', '.join(results)}\n"))
+    definition = cst.FunctionDef(
+        name=cst.Name(name),
+        params=cst.Parameters([cst.Param(cst.Name(p)) for p in params]),
+        body=cst.IndentedBlock(statements),
+        decorators=[cst.Decorator(cst.parse_expression(f"{alias}.function"))],
+        leading_lines=comments)
+    call = f"{name}({', '.join(params)})"
+    invoke = cst.parse_statement(f"{', '.join(results)} = {call}\n" if results
+                                 else f"{call}\n")
+    new_block = block.with_changes(body=[*body[:start], invoke, *body[start + len(step):]])
+    outer_stmt, _ = syntax.statement_of(loops[-1], parents)
+    new_outer = outer_stmt.deep_replace(block, new_block)
+    definition = definition.with_changes(leading_lines=[*outer_stmt.leading_lines,
+                                                        *comments])
+    return module.deep_replace(outer_stmt, cst.FlattenSentinel([
+        definition, new_outer.with_changes(leading_lines=[])]))
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "update", "setdefault",
+                       "clear", "remove", "popitem", "__setitem__"})
+
+
+def _traces_the_same(module, step, params, written) -> None:
+    """Declines when a `tf.function` of the step would not compute what the eager step
+    does: it reads Python state that changes (an element of a container the program
+    changes, a name a function rebinds: a trace bakes in what it read), draws Python or
+    numpy random numbers (drawn once, when it traces), or takes a Python number that is
+    new every step (a retrace on every call)."""
+    numpy, mutated = syntax.module_alias(module, "numpy"), _mutated_containers(module)
+    for node in syntax.walk(cst.Module(body=list(step))):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and \
+                node.value.value not in written and node.value.value in mutated:
+            raise Decline(f"the step reads an element of `{node.value.value}`, a Python "
+                          f"container the program changes: a tf.function reads it once, "
+                          f"when it traces")
+        if isinstance(node, cst.Call):
+            name = dotted_name(node.func)
+            if name.startswith("random.") or numpy and name.startswith(f"{numpy}.random."):
+                raise Decline(f"the step draws random numbers with `{name}`: a tf.function "
+                              f"draws them once, when it traces (use `tf.random`)")
+    numbers = sorted(set(params) & syntax.number_names(module))
+    if numbers:
+        raise Decline(f"the step reads `{numbers[0]}`, a Python number that changes every "
+                      f"step: each new value would retrace the function")
+    read, _ = _reads_before_writes(step)
+    for name in sorted(read - set(params)):
+        assigned = syntax.assigned_elsewhere(module, step[0], name)
+        if assigned:
+            raise Decline(f"{assigned}: a tf.function would keep the value it traced")
+
+
+def _mutated_containers(module) -> set[str]:
+    """Names the program changes through an item or a mutating method (`d[k] = v`,
+    `xs.append(v)`, `xs[0] += 1`)."""
+    found = set()
+    for node in syntax.walk(module):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else \
+            [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+                found.add(target.value.value)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                node.func.attr.value in _MUTATORS and isinstance(node.func.value, cst.Name):
+            found.add(node.func.value.value)
+    return found
+
+
+def _statements_outside(module, step):
+    """Every statement of the module that is not inside one of `step`."""
+    inside = set()
+
+    class Mark(cst.CSTVisitor):
+        def on_visit(self, node):
+            inside.add(node)
+            return True
+
+    for s in step:
+        s.visit(Mark())
+    found = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node):
+            if node in inside:
+                return False
+            if isinstance(node, cst.SimpleStatementLine):
+                found.append(node)
+            return True
+
+    module.visit(Collect())
+    return found
+
+
+RULE = Rule(
+    flag="harp-eager-step",
+    summary="Find TF2 training steps run eagerly in loops (HARP103)",
+    run=run,
+    hint=HintSpec(
+        id="HARP103",
+        name="eager-step",
+        finds="a TF2 training step (`tf.GradientTape`) run eagerly in a loop whose body is "
+              "graph-compatible",
+        why="eager execution dispatches every op from Python one at a time; a `tf.function` runs"
+            " the whole step as one optimised graph",
+        refactoring="wrap the step in `tf.function`",
+        before="for x, y in data:\n"
+               "    with tf.GradientTape() as tape:\n"
+               "        loss = loss_fn(model(x), y)\n"
+               "    ...\n",
+        after="@tf.function\n"
+              "def step(x, y):\n"
+              "    with tf.GradientTape() as tape:\n"
+              "        loss = loss_fn(model(x), y)\n"
+              "    ...\n"
+              "for x, y in data:\n"
+              "    step(x, y)\n",
+        assumptions=("loop-runs", "traceable"),
+    ),
+    fix=Fix(
+        apply=fix_eager_step,
+        summary="safe",
+        rewrite="the tape block and the statements after it that use its results become a "
+                "`@tf.function` step defined before the outermost loop; the loop calls it with "
+                "the names the loop binds and takes back the names used later",
+        declines="the step prints, syncs, appends, assigns augmentedly, breaks or returns, reads"
+                 " a `range` counter or a Python number the loop rebinds (it would retrace every"
+                 " step), reads an element of a list or dict the program changes or a name a "
+                 "function rebinds (a trace reads them once), or draws Python/numpy random "
+                 "numbers (drawn once, at trace time)",
+    ),
+)

@@ -11,6 +11,9 @@ the refactoring to a vectorized op needs.
 
 from __future__ import annotations
 
+import libcst as cst
+
+from harp_ir import catalogue
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
@@ -22,6 +25,9 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax, unproved
+from harp_ir.frontend.lower import dotted_name
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP401"
 
@@ -120,3 +126,298 @@ def run(module, pass_=None) -> None:
                        "speculated", "no element depends on the result for an earlier one"),
             *_tensor_assumptions(loop, var, iterable),
         ])
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+#: element-wise functions (by the name after the framework alias) and tensor methods: on a
+#: row of a tensor they compute that row of the function on the whole tensor
+ELEMENTWISE_FUNCTIONS = {
+    "torch": {"exp", "log", "log1p", "sigmoid", "tanh", "relu", "abs", "sqrt", "rsqrt", "sin",
+              "cos", "square", "clamp", "floor", "ceil", "round", "sign", "erf",
+              "nn.functional.relu", "nn.functional.sigmoid", "nn.functional.gelu",
+              "nn.functional.silu", "nn.functional.softplus", "nn.functional.leaky_relu"},
+    "tensorflow": {"exp", "math.exp", "math.log", "math.log1p", "sigmoid", "math.sigmoid",
+                   "tanh", "math.tanh", "nn.relu", "nn.sigmoid", "nn.gelu", "nn.silu",
+                   "nn.softplus", "abs", "math.abs", "sqrt", "math.sqrt", "square",
+                   "math.square", "math.sin", "math.cos", "clip_by_value", "math.floor",
+                   "math.round", "math.sign"},
+}
+
+
+ELEMENTWISE_METHODS = {"exp", "log", "log1p", "sigmoid", "tanh", "relu", "abs", "sqrt",
+                       "rsqrt", "sin", "cos", "square", "clamp", "floor", "ceil", "round",
+                       "sign", "pow", "erf"}
+
+
+_ELEMENTWISE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power,
+                          cst.MatrixMultiply)
+
+
+class _Vectorize(cst.CSTTransformer):
+    """Rewrites an element expression into the whole-tensor one: `x[i]` -> `x` (or
+    `y[:n]`), the loop element `v` -> the tensor; declines on anything that is not
+    element-wise in the visited dimension."""
+
+    def __init__(self, var, whole, tensors, scalars, aliases):
+        self.var, self.whole, self.tensors = var, whole, tensors
+        self.scalars, self.aliases = scalars, aliases
+        self.frameworks: set[str] = set()
+
+    def framework(self) -> str | None:
+        """The library of the tensors: from the functions used, else the only import."""
+        libraries = self.frameworks or set(self.aliases.values())
+        return next(iter(libraries)) if len(libraries) == 1 else None
+
+    def alias(self, library: str) -> str:
+        return next(a for a, lib in self.aliases.items() if lib == library)
+
+    def vectorize(self, expr):
+        self._check(expr)
+        return expr.visit(self)
+
+    def _check(self, node):
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return
+        if isinstance(node, cst.Name):
+            if node.value == self.var and isinstance(self.whole, dict):
+                raise Decline(f"the loop index `{self.var}` is used as a number")
+            if node.value not in self.scalars and not (
+                    node.value == self.var and not isinstance(self.whole, dict)):
+                raise Decline(f"cannot tell that `{node.value}` is a number: a tensor "
+                              f"would broadcast differently over the whole tensor")
+            return
+        if isinstance(node, cst.Subscript):
+            if not (isinstance(self.whole, dict) and _element_of(node, self.var) in
+                    self.tensors):
+                raise Decline(f"`{cst.Module([]).code_for_node(node)}` is not an element "
+                              f"`t[{self.var}]` of a tensor the loop visits")
+            return
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            return self._check(node.expression)
+        if isinstance(node, cst.BinaryOperation) and \
+                isinstance(node.operator, _ELEMENTWISE_OPERATORS):
+            if isinstance(node.operator, cst.MatrixMultiply):
+                self._check(node.left)
+                if not dotted_name(node.right) or \
+                        syntax.names([node.right]).loaded & {self.var, *self.tensors}:
+                    raise Decline("only `row @ W` with an invariant `W` is vectorized")
+                return
+            self._check(node.left)
+            return self._check(node.right)
+        if isinstance(node, cst.Call) and node.args:
+            func = dotted_name(node.func)
+            head, _, rest = func.partition(".")
+            library = self.aliases.get(head)
+            if library and rest in ELEMENTWISE_FUNCTIONS[library]:
+                self.frameworks.add(library)
+                self._check(node.args[0].value)
+                for a in node.args[1:]:
+                    self._check(a.value)
+                return
+            if isinstance(node.func, cst.Attribute) and \
+                    node.func.attr.value in ELEMENTWISE_METHODS and \
+                    not (isinstance(node.func.value, cst.Name) and node.func.value.value
+                         in self.aliases):
+                self._check(node.func.value)
+                for a in node.args:
+                    self._check(a.value)
+                return
+        if isinstance(node, cst.Call) and not node.args and isinstance(
+                node.func, cst.Attribute) and node.func.attr.value in ELEMENTWISE_METHODS:
+            return self._check(node.func.value)
+        raise Decline(f"`{cst.Module([]).code_for_node(node)}` is not known to be "
+                      f"element-wise")
+
+    def leave_Subscript(self, original, updated):
+        base = original.value.value
+        whole = self.whole.get(base) if isinstance(self.whole, dict) else None
+        return whole if whole is not None else updated
+
+    def leave_Name(self, original, updated):
+        if original.value == self.var and not isinstance(self.whole, dict):
+            return self.whole
+        return updated
+
+
+def _element_of(subscript: cst.Subscript, var: str) -> str:
+    """`t` for `t[var]` (a name indexed by exactly the loop variable), else ""."""
+    index = subscript.slice[0].slice if len(subscript.slice) == 1 else None
+    if isinstance(subscript.value, cst.Name) and isinstance(index, cst.Index) and \
+            isinstance(index.value, cst.Name) and index.value.value == var:
+        return subscript.value.value
+    return ""
+
+
+def _range_bound(loop) -> tuple[cst.BaseExpression, str] | None:
+    """For `for i in range(len(x))` / `range(x.shape[0])` / `range(x.size(0))`: the bound
+    expression and the tensor it is the length of ("" when it is not one's length)."""
+    it = loop.iter
+    if not (isinstance(it, cst.Call) and dotted_name(it.func) == "range" and
+            len(it.args) == 1 and it.args[0].keyword is None):
+        return None
+    bound = it.args[0].value
+    code = cst.Module([]).code_for_node(bound)
+    for form in ("len({})", "{}.shape[0]", "{}.size(0)", "len({}.shape) and {}.shape[0]"):
+        for name in syntax.names([bound]).loaded:
+            if code == form.format(name, name):
+                return bound, name
+    return bound, ""
+
+
+def fix_elementwise_loop(module, positions, hint):
+    loop = node_at(positions, hint.span, cst.For)
+    if loop.orelse is not None or loop.asynchronous is not None:
+        raise Decline("a loop with `else` or `async for` is not rewritten")
+    body = loop.body.body
+    if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+            and len(body[0].body) == 1):
+        raise Decline("only a loop body of one statement is vectorized")
+    small = body[0].body[0]
+    if not isinstance(loop.target, cst.Name):
+        raise Decline("the loop target is not a single name")
+    var = loop.target.value
+    parents = syntax.parents(module)
+    loop_stmt, block = syntax.statement_of(loop, parents)
+    statements = list(block.body)
+    after = [s for s in statements[statements.index(loop_stmt) + 1:]
+             if not (isinstance(s, cst.For) and syntax.names([s.target]).loaded == {var}
+                     and var not in syntax.names([s.iter]).loaded)]  # rebinds it first
+    if var in syntax.names(after).loaded:
+        raise Decline(f"`{var}` is read after the loop")
+    tensors = {a.subject for a in hint.assumptions if a.kind == "tensor"}
+    aliases = {alias: lib for lib in ("torch", "tensorflow")
+               if (alias := syntax.module_alias(module, lib))}
+    ranged = _range_bound(loop)
+    if ranged is not None:
+        bound, sized = ranged
+        whole = {t: (cst.Name(t) if t == sized else cst.Subscript(cst.Name(t), [
+            cst.SubscriptElement(cst.Slice(lower=None, upper=bound))])) for t in tensors}
+        n = bound
+    elif isinstance(loop.iter, cst.Name) and loop.iter.value in tensors:
+        whole, n = loop.iter, cst.Call(cst.Name("len"), [cst.Arg(loop.iter)])
+    else:
+        raise Decline("only `for i in range(len(x))` or `for v in x` over a tensor is "
+                      "vectorized")
+    vec = _Vectorize(var, whole, tensors, syntax.number_names(module) - {var}, aliases)
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Subscript) and ranged is not None:
+        target = small.targets[0].target
+        out = _element_of(target, var)
+        if not out:
+            raise Decline(f"the loop writes something other than `out[{var}]`")
+        if out not in tensors and out in syntax.names([small.value]).loaded:
+            raise Decline(f"`{out}` is read in the loop")
+        if out not in tensors and not _freshly_allocated(module, loop, out):
+            raise Decline(f"`{out}` is not bound once, to new memory (`torch.zeros(...)` "
+                          f"and the like): it may share memory with what the loop reads")
+        vec.tensors = tensors | {out}
+        value = vec.vectorize(small.value)
+        new_target = target.with_changes(slice=[cst.SubscriptElement(
+            cst.Slice(lower=None, upper=n))])
+        new = small.with_changes(targets=[small.targets[0].with_changes(target=new_target)],
+                                 value=value)
+    elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and \
+            isinstance(small.value.func, cst.Attribute) and \
+            small.value.func.attr.value == "append" and len(small.value.args) == 1:
+        acc = small.value.func.value
+        if syntax.names([acc]).loaded & (syntax.names([small.value.args[0]]).loaded | {var}):
+            raise Decline("the appended value reads the list it is appended to")
+        value = vec.vectorize(small.value.args[0].value)
+        if vec.framework() == "tensorflow":  # one op; iterating an EagerTensor is one per row
+            unstack = cst.parse_expression(f"{vec.alias('tensorflow')}.unstack(e)")
+            value = unstack.with_changes(args=[cst.Arg(value)])
+        new = small.with_changes(value=small.value.with_changes(
+            func=small.value.func.with_changes(attr=cst.Name("extend")),
+            args=[cst.Arg(value)]))
+    else:
+        new = _vectorized_sum(small, vec)
+    if var in syntax.names([new]).loaded and ranged is not None:
+        raise Decline(f"the loop index `{var}` is used as a number")
+    replacement = body[0].with_changes(body=[new], leading_lines=loop_stmt.leading_lines)
+    return module.deep_replace(loop_stmt, replacement)
+
+
+def _freshly_allocated(module, loop, name: str) -> bool:
+    """Whether `name` is bound once in the loop's scope, by `name = f(...)` with `f` a
+    catalogued fresh allocation (libcst's scope and qualified-name analyses)."""
+    scope = syntax.scopes(module).get(loop)
+    assignments = list(scope.assignments[name]) if scope is not None else []
+    if len(assignments) != 1:
+        return False
+    parents = syntax.parents(module)
+    target = getattr(assignments[0], "node", None)
+    assign = parents.get(parents.get(target))
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and
+            assign.targets[0].target is target and isinstance(assign.value, cst.Call)):
+        return False
+    names = {q.name for q in scope.get_qualified_names_for(assign.value.func)}
+    return bool(names & catalogue.load().fresh_allocations)
+
+
+def _vectorized_sum(small, vec):
+    """`acc += e(x[i])` / `acc = acc + e(x[i])` -> one reduction over the visited dim."""
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and \
+            isinstance(small.target, cst.Name):
+        acc, term = small.target.value, small.value
+    elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Name) and \
+            isinstance(small.value, cst.BinaryOperation) and \
+            isinstance(small.value.operator, cst.Add) and \
+            isinstance(small.value.left, cst.Name) and \
+            small.value.left.value == small.targets[0].target.value:
+        acc, term = small.value.left.value, small.value.right
+    else:
+        raise Decline("only `out[i] = e(x[i])`, `acc.append(e(x[i]))` and `acc += e(x[i])` "
+                      "are vectorized")
+    if acc in syntax.names([term]).loaded:
+        raise Decline(f"each term reads `{acc}`: the iterations depend on each other")
+    unproved(f"the tensor is not empty and not of an integer dtype (an empty one leaves "
+             f"`{acc}` as it was, not a tensor; an integer sum promotes to int64)")
+    value = vec.vectorize(term)
+    library = vec.framework()
+    if library is None:
+        raise Decline("cannot tell whether the tensor is a torch or a TensorFlow tensor")
+    if library == "tensorflow":
+        total = cst.parse_expression(f"{vec.alias(library)}.reduce_sum(e, axis=0)")
+        total = total.with_changes(args=[cst.Arg(value), *total.args[1:]])
+    else:
+        if not isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        total = cst.Call(cst.Attribute(value, cst.Name("sum")), [cst.Arg(cst.Integer("0"))])
+    if isinstance(small, cst.AugAssign):
+        return small.with_changes(value=total)
+    return small.with_changes(value=small.value.with_changes(right=total))
+
+
+RULE = Rule(
+    flag="harp-elementwise-loop",
+    summary="Find Python loops over tensor elements (HARP401)",
+    run=run,
+    hint=HintSpec(
+        id="HARP401",
+        name="elementwise-python-loop",
+        finds="a Python loop over tensor indices or elements doing per-element tensor ops",
+        why="each element costs a Python iteration and one or more small op launches, where one "
+            "op over the tensor does the same work at once",
+        refactoring="the vectorized op",
+        before="for i in range(len(x)):\n"
+               "    out[i] = x[i] * 2 + 1\n",
+        after="out[:len(x)] = x * 2 + 1\n",
+        assumptions=("tensor", "pure", "independent-iterations"),
+    ),
+    fix=Fix(
+        apply=fix_elementwise_loop,
+        summary="safe (element-wise bodies of one statement)",
+        rewrite="a one-statement loop over `range(len(x))` or over a tensor, `out[i] = e(x[i])`,"
+                " `acc.append(e(x[i]))` or `acc += e(x[i])`, becomes `out[:len(x)] = e(x)`, "
+                "`acc.extend(e(x))` or one sum over the first dimension (the sum is "
+                "`--unsafe-fixes`: an empty tensor leaves `acc` a number, an integer sum "
+                "promotes to int64); `e` is element-wise ops, listed element-wise functions and "
+                "`row @ W`",
+        declines="the index is used as a number, an operand may be a tensor of another shape, an"
+                 " element depends on another, `out` is not bound once to new memory (a "
+                 "catalogued allocation such as `torch.zeros`: it could share memory with the "
+                 "input)",
+    ),
+)

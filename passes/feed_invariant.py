@@ -38,6 +38,7 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP203"
 
@@ -121,3 +122,21 @@ def run(module, pass_=None) -> None:
                 "the loop runs an inner loop (once per epoch, as an evaluation on the test "
                 "set) or a handful of times"))
         record_hint(op, HINT, message, assumptions)
+
+
+RULE = Rule(
+    flag="harp-feed-invariant",
+    summary="Find loop-invariant feed_dict values (HARP203)",
+    run=run,
+    hint=HintSpec(
+        id="HARP203",
+        name="feed-invariant",
+        finds="`feed_dict` values that do not change across iterations",
+        why="the same arrays are copied into the session on every `run`",
+        refactoring="a constant or variable in the graph, or `tf.data` for streaming data",
+        before="for step in range(n):\n"
+               "    sess.run(train, {x_ph: X, y_ph: Y})\n",
+        after="X_c, Y_c = tf.constant(X), tf.constant(Y)  # and build the graph on them\n",
+        assumptions=("no-alias", "hot-loop", "every-iteration", "loading-cost"),
+    ),
+)

@@ -12,6 +12,8 @@ under a fresh `tf.Graph()` per iteration.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from harp_ir.analysis import (
     SESSION_RUN,
     Assumption,
@@ -21,6 +23,9 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.codemods import Decline, hoist, node_at, syntax
+from harp_ir.frontend.lower import dotted_name
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP101"
 
@@ -48,3 +53,101 @@ def run(module, pass_=None) -> None:
             Assumption("same-graph", describe_loop(loop), "medium", "speculated",
                        "the loop does not build into a fresh tf.Graph each iteration"),
         ])
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+def fix_graph_built_in_loop(module, positions, hint):
+    """Build the op once before the loop. A changing value it was built from (the new
+    value of `tf.assign`) becomes a placeholder fed on each `run`."""
+    call = node_at(positions, hint.span, cst.Call)
+    parents = syntax.parents(module)
+    loop = syntax.enclosing_loop(call, parents)
+    changing = syntax.names([call]).loaded & syntax.loop_writes(loop)
+    if not changing:
+        try:
+            return hoist.hoist(module, positions, hint, "graph construction")
+        except hoist.NotWholeStatement:
+            return hoist.hoist_expression(module, call, parents)
+    return _feed_changing_value(module, call, parents, loop, changing)
+
+
+def _feed_changing_value(module, call, parents, loop, changing):
+    """`sess.run(tf.assign(w, v))` with `v` new each iteration becomes
+    `v_ph = tf.placeholder(w.dtype.base_dtype, w.shape)` and `assign = tf.assign(w, v_ph)`
+    before the loop, and `sess.run(assign, feed_dict={v_ph: v})` in it."""
+    what = sorted(changing)[0]
+    alias = syntax.module_alias(module, "tensorflow.compat.v1")
+    if alias is None:
+        raise Decline("`tensorflow.compat.v1` is not imported at module level")
+    args = [a.value for a in call.args if a.keyword is None]
+    ref = value = None
+    if dotted_name(call.func) == f"{alias}.assign" and len(args) == len(call.args) == 2:
+        ref, value = args
+    elif isinstance(call.func, cst.Attribute) and call.func.attr.value == "assign" and \
+            len(args) == len(call.args) == 1:
+        ref, value = call.func.value, args[0]
+    run = parents.get(parents.get(call))
+    if not (isinstance(value, cst.Name) and not (syntax.names([ref]).loaded & changing)):
+        raise Decline(f"the construction reads `{what}`, which changes every iteration; only "
+                      f"the new value of an assign is fed through a placeholder")
+    if not (isinstance(run, cst.Call) and isinstance(run.func, cst.Attribute)
+            and run.func.attr.value == "run" and run.args[0].value is call):
+        raise Decline(f"the assign of `{what}` is not run directly by `Session.run`")
+    feed = next((a for a in run.args[1:] if a.keyword is None or
+                 a.keyword.value == "feed_dict"), None)
+    if feed is not None and not isinstance(feed.value, cst.Dict):
+        raise Decline("the run already has a feed that is not a dict display")
+    placeholder = syntax.fresh_name(module, f"{value.value}_ph")
+    ref_code = module.code_for_node(ref)
+    declare = cst.parse_statement(
+        f"{placeholder} = {alias}.placeholder({ref_code}.dtype.base_dtype, "
+        f"{ref_code}.shape)\n")
+    entry = cst.DictElement(cst.Name(placeholder), value)
+    if feed is None:
+        new_run = run.with_changes(args=[*run.args, cst.Arg(
+            cst.Dict([entry]), keyword=cst.Name("feed_dict"),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))])
+    else:
+        elements = [*feed.value.elements]
+        elements[-1] = elements[-1].with_changes(comma=cst.Comma(
+            whitespace_after=cst.SimpleWhitespace(" ")))
+        new_run = run.deep_replace(feed.value, feed.value.with_changes(
+            elements=[*elements, entry]))
+    new_call = call.deep_replace(value, cst.Name(placeholder))
+    module = module.deep_replace(run, new_run.deep_replace(
+        new_run.args[0].value, new_call))
+    new_call = next(n for n in syntax.parents(module) if isinstance(n, cst.Call)
+                    and n.deep_equals(new_call))
+    return hoist.hoist_expression(module, new_call, syntax.parents(module), before=[declare])
+
+
+RULE = Rule(
+    flag="harp-graph-built-in-loop",
+    summary="Find TF1 graph construction in loops that run it (HARP101)",
+    run=run,
+    hint=HintSpec(
+        id="HARP101",
+        name="graph-built-in-loop",
+        finds="TF graph construction (op constructors, `tf.Variable`, optimizers, savers, "
+              "initializers, `tf.gradients`) inside a Python loop that also runs the graph",
+        why="every iteration adds ops to the graph, so the graph (and the session's memory) "
+            "grows without bound and each `run` gets slower",
+        refactoring="build the graph once before the loop; feed the changing values",
+        before="for x in batches:\n"
+               "    y = tf.matmul(x_ph, w)\n"
+               "    sess.run(y, {x_ph: x})\n",
+        after="y = tf.matmul(x_ph, w)\n"
+              "for x in batches:\n"
+              "    sess.run(y, {x_ph: x})\n",
+        assumptions=("library", "same-graph"),
+    ),
+    fix=Fix(
+        apply=fix_graph_built_in_loop,
+        summary="safe",
+        rewrite="TF1 ops built in the loop are built once before it (the `name = ...` statement,"
+                " or the sub-expression into a new variable); `sess.run(tf.assign(w, v))` with "
+                "`v` new each iteration gets a placeholder fed with `v`",
+        declines="the construction reads another value the loop changes",
+    ),
+)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from harp_ir.analysis import enclosing_loop, walk
+from harp_ir.rules import Rule
 from harp_ir.trace import annotate_graph, graph_of
 
 
@@ -34,3 +35,10 @@ def run(module, pass_=None) -> None:
             op.attributes[f"harp.graph_{fact}"] = graph.attributes[f"harp.{fact}"]
         if enclosing_loop(op) is not None:
             op.attributes["harp.graph_in_loop"] = ir.UnitAttr.get()
+
+
+RULE = Rule(
+    flag="harp-graph-facts",
+    summary="Record the op count, FLOPs and purity of traced graphs on their calls",
+    run=run,
+)

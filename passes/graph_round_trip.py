@@ -20,6 +20,7 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP204"
 
@@ -81,3 +82,25 @@ def run(module, pass_=None) -> None:
             Assumption("framework-equivalent", what, "low", "speculated",
                        "the host computation has a framework op equivalent"),
         ])
+
+
+RULE = Rule(
+    flag="harp-graph-round-trip",
+    summary="Find tensor -> host -> tensor round trips in loops (HARP204)",
+    run=run,
+    hint=HintSpec(
+        id="HARP204",
+        name="graph-round-trip",
+        finds="a tensor taken to numpy/Python, computed on, and turned back into a tensor in a "
+              "loop",
+        why="the value leaves the device, is computed on by numpy or Python, and is copied back:"
+            " two transfers and a sync per iteration",
+        refactoring="keep the computation in framework ops",
+        before="for x in xs:\n"
+               "    a = model(x).detach().numpy()\n"
+               "    t = torch.from_numpy(a * 2)\n",
+        after="for x in xs:\n"
+              "    t = model(x).detach() * 2\n",
+        assumptions=("tensor", "framework-equivalent"),
+    ),
+)

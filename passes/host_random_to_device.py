@@ -17,6 +17,7 @@ different sequence, so the fix is unsafe).
 
 from __future__ import annotations
 
+import libcst as cst
 from torch_mlir import ir
 
 from harp_ir.analysis import (
@@ -41,6 +42,9 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.frontend.lower import dotted_name
+from harp_ir.rules import Fix, HintSpec, Rule, always_unsafe
 
 HINT = "HARP205"
 
@@ -199,3 +203,149 @@ def run(module, pass_=None) -> None:
                 f"`{string_attr(holder, 'sym_name')}` is only called when "
                 f"`{rarely.guard}` holds"))
         record_hint(op, HINT, message, assumptions)
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+_TORCH_DRAWS = frozenset({"randn", "rand", "randint", "randperm", "normal"})
+
+
+#: numpy draw -> (parameter names in order, the in-place torch method, its arguments)
+_NUMPY_DRAWS = {
+    "normal": (("loc", "scale", "size"), "normal_", ("loc", "scale")),
+    "uniform": (("low", "high", "size"), "uniform_", ("low", "high")),
+    "random": (("size",), "uniform_", ()),
+    "random_sample": (("size",), "uniform_", ()),
+    "standard_normal": (("size",), "normal_", ()),
+    "randint": (("low", "high", "size"), "random_", ("low", "high")),
+}
+
+
+_NUMPY_DEFAULTS = {"loc": "0.0", "scale": "1.0", "low": "0.0", "high": "1.0"}
+
+
+def fix_host_random(module, positions, hint):
+    """`torch.randn(...).to(device)` -> `torch.randn(..., device=device)`;
+    `Tensor(np.random.normal(m, s, (b, d)))` -> `Tensor(b, d).normal_(m, s)` (the tensor
+    type allocates on its device, the in-place draw fills it there). Unsafe: the numbers
+    come from the device's generator, not the host's."""
+    call = node_at(positions, hint.span, cst.Call)
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("to", "cuda"):
+        return module.deep_replace(call, _torch_draw_on_device(module, call))
+    if len(call.args) != 1 or call.args[0].keyword or call.args[0].star:
+        raise Decline("the tensor type is called with more than the drawn array")
+    draw = call.args[0].value
+    numpy = syntax.module_alias(module, "numpy")
+    name = dotted_name(draw.func) if isinstance(draw, cst.Call) else ""
+    if numpy is None or not name.startswith(f"{numpy}.random."):
+        raise Decline("the drawn array is not a `numpy.random` call written in the "
+                      "conversion (it is computed or named elsewhere)")
+    method = name.removeprefix(f"{numpy}.random.")
+    if method not in _NUMPY_DRAWS:
+        raise Decline(f"no in-place torch draw matches `numpy.random.{method}`")
+    params, in_place, kept = _NUMPY_DRAWS[method]
+    given = _bind(draw, params)
+    if "size" not in given:
+        raise Decline("no `size`: numpy draws a scalar")
+    if method == "randint" and "high" not in given:
+        given["low"], given["high"] = cst.Integer("0"), given["low"]
+    sizes = _size_arguments(given["size"])
+    made = call.with_changes(args=sizes)
+    fill = [cst.Arg(given[k] if k in given else cst.parse_expression(_NUMPY_DEFAULTS[k]))
+            for k in kept]
+    return module.deep_replace(call, cst.Call(cst.Attribute(made, cst.Name(in_place)), fill))
+
+
+def _bind(call: cst.Call, params: tuple[str, ...]) -> dict:
+    """numpy's arguments by parameter name; declines on anything else."""
+    given = {}
+    for i, arg in enumerate(call.args):
+        key = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else "")
+        if arg.star or key not in params or key in given:
+            raise Decline(f"`{dotted_name(call.func)}` is called with arguments the "
+                          f"rewrite does not map (only {', '.join(params)})")
+        given[key] = arg.value
+    return given
+
+
+def _size_arguments(size) -> list[cst.Arg]:
+    """The tensor type's size arguments for numpy's `size`: the elements of a tuple or
+    list, an integer, or `*x.shape` / `*x.size()`."""
+    if isinstance(size, (cst.Tuple, cst.List)):
+        if any(isinstance(e, cst.StarredElement) for e in size.elements):
+            raise Decline("a starred element in `size`")
+        return [cst.Arg(e.value) for e in size.elements]
+    if isinstance(size, cst.Integer):
+        return [cst.Arg(size)]
+    if (isinstance(size, cst.Attribute) and size.attr.value == "shape") or (
+            isinstance(size, cst.Call) and isinstance(size.func, cst.Attribute) and
+            size.func.attr.value == "size" and not size.args):
+        return [cst.Arg(size, star="*")]
+    raise Decline("`size` is neither a literal tuple, an integer nor a `.shape`: an int "
+                  "and a tuple would need different tensor-type arguments")
+
+
+def _torch_draw_on_device(module, call: cst.Call) -> cst.Call:
+    torch = syntax.module_alias(module, "torch")
+    factory = call.func.value
+    name = dotted_name(factory.func) if isinstance(factory, cst.Call) else ""
+    if torch is None or name.removeprefix(f"{torch}.") not in _TORCH_DRAWS or \
+            not name.startswith(f"{torch}."):
+        raise Decline("the moved tensor is not a torch random factory written in the "
+                      "expression")
+    if any(a.keyword and a.keyword.value == "device" or a.star for a in factory.args):
+        raise Decline("the factory already names a device, or takes `*args`")
+    if call.func.attr.value == "cuda":
+        if call.args:
+            raise Decline("`.cuda(i)` names a device index")
+        device = cst.SimpleString('"cuda"')
+    elif len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
+        device = call.args[0].value
+    else:
+        raise Decline("`.to(...)` does more than move to a device")
+    args = list(factory.args)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    keyword = cst.Arg(device, keyword=cst.Name("device"), equal=cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    return factory.with_changes(args=[*args, keyword])
+
+
+RULE = Rule(
+    flag="harp-host-random-to-device",
+    summary="Find host-drawn random numbers copied to the device in loops (HARP205)",
+    run=run,
+    hint=HintSpec(
+        id="HARP205",
+        name="host-random-to-device",
+        finds="random numbers drawn on the host (`numpy.random.*`, a torch factory without "
+              "`device=`) and copied to the device (`.to(device)`, `.cuda()`, "
+              "`torch.cuda.FloatTensor(...)`) on every step of a loop that runs a model",
+        why="the numbers are drawn by one CPU thread and copied to the device on every step, "
+            "where the device could draw them itself",
+        refactoring="draw them on the device (`torch.randn(..., device=device)`, "
+                    "`Tensor(*size).normal_()`, `tf.random.normal`); the numbers differ, so it "
+                    "is never a safe fix",
+        before="for x, _ in loader:\n"
+               "    z = torch.from_numpy(np.random.normal(0, 1, (64, 100))).to(device)\n"
+               "    loss = step(G(z), x)\n",
+        after="for x, _ in loader:\n"
+              "    z = torch.normal(0.0, 1.0, (64, 100), device=device)\n"
+              "    loss = step(G(z), x)\n",
+        assumptions=("loop-runs", "hot-loop", "accelerator", "every-iteration", "random-stream"),
+    ),
+    fix=Fix(
+        apply=fix_host_random,
+        summary="unsafe",
+        rewrite="(always `--unsafe-fixes`: the device draws other numbers) "
+                "`torch.randn(...).to(device)` / `.cuda()` becomes `torch.randn(..., "
+                "device=device)`; `Tensor(np.random.normal(m, s, (b, d)))` becomes `Tensor(b, "
+                "d).normal_(m, s)` (likewise `uniform`, `random`, `randint` with `uniform_`, "
+                "`random_`): the tensor type allocates on its device and the draw fills it "
+                "there, keeping its dtype",
+        declines="the draw is computed on (`0.75 * np.random...`) or named in another statement,"
+                 " `size` could be an int or a tuple, `.to()` does more than move, numpy "
+                 "arguments it does not map",
+        safety=always_unsafe,
+    ),
+)

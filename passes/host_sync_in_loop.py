@@ -23,6 +23,8 @@ output), and one whose value the loop uses on the host (a branch, an index, a ca
 
 from __future__ import annotations
 
+import libcst as cst
+
 from harp_ir.analysis import (
     Assumption,
     accelerator,
@@ -42,6 +44,8 @@ from harp_ir.analysis import (
     value_uses,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax, unproved
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP201"
 _SYNC_OPS = ("host.call", "host.truth")
@@ -153,3 +157,141 @@ def run(module, pass_=None) -> None:
                 f"`{subject}` is copied to the host on each iteration anyway, by another "
                 f"sync the loop needs"))
         record_hint(op, HINT, _message(op, loop, how_often.phrase(loop), logging), assumptions)
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+def fix_host_sync(module, positions, hint):
+    """`total += t.item()` -> `total += t.detach().double()` in the loop and one `.item()`
+    after it. The accumulator keeps Python's arithmetic: a float starting value sums in
+    float64 as a Python float does; an int one sums an integer count in int64."""
+    call = node_at(positions, hint.span, cst.Call)
+    parents = syntax.parents(module)
+    stmt, small, block, loop = syntax.loop_body_statement(call, parents)
+    if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
+            and isinstance(small.target, cst.Name) and isinstance(call.func, cst.Attribute)
+            and not call.args):
+        raise Decline("only `total += t.item()` / `total += t.numpy()` directly in the loop "
+                      "body is rewritten")
+    method, total = call.func.attr.value, small.target.value
+    library = {"item": "torch", "numpy": "tensorflow"}.get(method)
+    alias = syntax.module_alias(module, library) if library else None
+    if alias is None:
+        raise Decline(f"`.{method}()` accumulation needs `{library or 'torch'}` imported at "
+                      f"module level")
+    others = [s for s in block.body if s is not stmt]
+    if total in syntax.names(others).loaded or total in syntax.names(others).stored:
+        raise Decline(f"`{total}` is used elsewhere in the loop, so it must stay a number")
+    syntax.keeps_running_value(module, loop, parents, total)
+    receiver = call.func.value
+    start = _starting_number(block, loop, parents, total)
+    if method == "item":
+        on_device = cst.Call(cst.Attribute(receiver, cst.Name("detach")))
+        if start == "float":
+            on_device = cst.Call(cst.Attribute(on_device, cst.Name("double")))
+        elif _counts_matches(receiver):
+            on_device = cst.Call(cst.Attribute(on_device, cst.Name("long")))
+        else:
+            raise Decline(f"`{total}` starts as an int and the tensor's dtype is not known: "
+                          f"a tensor would accumulate in its own dtype (a float wouldn't "
+                          f"become a float64, a uint8 would wrap)")
+    else:
+        on_device = receiver
+        unproved(f"`{module.code_for_node(receiver)}` is a floating tensor (an integer one "
+                 f"cannot be added to `{total}` as a tensor)")
+    new_loop = loop.deep_replace(call, on_device)
+    back = "item" if method == "item" else "numpy"
+    sync = cst.parse_statement(
+        f"{total} = {total}.{back}() if {alias}.is_tensor({total}) else {total}\n")
+    loop_stmt, _ = syntax.statement_of(loop, parents)
+    new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
+
+
+def _starting_number(block, loop, parents, name: str) -> str:
+    """"float" or "int": the literal `name` is bound to just before the loop, in the same
+    block (`total = 0.0`); declines otherwise (its type would not be known)."""
+    node, before = loop, []
+    while True:  # the statements run before the loop: its block's, then the enclosing ones
+        stmt, outer = syntax.statement_of(node, parents)
+        body = list(outer.body)
+        before = body[:body.index(stmt)] + before
+        wrapper = parents.get(outer)
+        if any(name in syntax.names([s]).stored for s in before) or not isinstance(
+                wrapper, (cst.With, cst.If, cst.Try)):
+            break
+        node = wrapper
+    for stmt in reversed(before):
+        if name not in syntax.names([stmt]).stored:
+            continue
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+            len(stmt.body) == 1 else None
+        value = small.value if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Name) else None
+        if isinstance(value, cst.UnaryOperation):
+            value = value.expression
+        if isinstance(value, cst.Float):
+            return "float"
+        if isinstance(value, cst.Integer):
+            return "int"
+        break
+    raise Decline(f"`{name}` is not set to a number literal just before the loop: the "
+                  f"rewrite could not keep its type")
+
+
+def _counts_matches(expr) -> bool:
+    """`(a == b).sum()` / `a.eq(b).sum()`: an integer count (int64 in torch)."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value == "sum" and not expr.args):
+        return False
+    inner = expr.func.value
+    if isinstance(inner, cst.Comparison):
+        return True
+    return isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and \
+        inner.func.attr.value in ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _hot_loop_risk(hint) -> str:
+    """A sync in an outer (once-per-epoch) loop is not worth a rewrite by default."""
+    return "unsafe" if any(a.kind == "hot-loop" for a in hint.assumptions) else "safe"
+
+
+RULE = Rule(
+    flag="harp-host-sync-in-loop",
+    summary="Find tensors synced to the host inside loops (HARP201)",
+    run=run,
+    hint=HintSpec(
+        id="HARP201",
+        name="host-sync-in-loop",
+        finds="a tensor converted to a host value inside a loop (`.item()`, `.numpy()`, "
+              "`.cpu()`, `.tolist()`, `float(t)`/`int(t)`/`bool(t)`, a tensor as an `if`/`while`"
+              " condition)",
+        why="the host waits for the device to finish every queued op before it can read the "
+            "value, so the device idles between steps",
+        refactoring="keep the value on the device (accumulate with tensor ops) and sync once "
+                    "after the loop",
+        before="for x, y in loader:\n"
+               "    loss = step(x, y)\n"
+               "    total += loss.item()\n",
+        after="total = torch.zeros(())\n"
+              "for x, y in loader:\n"
+              "    loss = step(x, y)\n"
+              "    total += loss.detach()\n"
+              "total = total.item()\n",
+        assumptions=("tensor", "loop-runs", "hot-loop", "accelerator", "every-iteration",
+                     "logging-cost", "accumulated-only"),
+    ),
+    fix=Fix(
+        apply=fix_host_sync,
+        summary="safe (unsafe in an epoch loop)",
+        rewrite="`total += t.item()` accumulates on the device as `t.detach().double()` (a float"
+                " start: float64, as a Python float sums) or `.long()` (an int start counting "
+                "matches, `(a == b).sum()`), converting once after the loop; TF's `total += "
+                "t.numpy()` is `--unsafe-fixes` (an integer tensor cannot be added as a tensor)",
+        declines="`total` is read inside the loop, by a function or closure (libcst's scope "
+                 "analysis), or by an `except`/`finally` the loop can raise into; the loop can "
+                 "`return`/`yield`; `total` is not set to a number literal before the loop; an "
+                 "int start with a tensor of unknown dtype",
+        safety=_hot_loop_risk,
+    ),
+)

@@ -28,6 +28,8 @@ from harp_ir.analysis import (
     value_kind,
     walk,
 )
+from harp_ir.codemods import hoist
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP301"
 
@@ -97,3 +99,30 @@ def _mutated_in_place(loop, name: str) -> bool:
                 string_attr(u.owner.operation, "name") == name for u in op.result.uses):
             return True
     return False
+
+
+RULE = Rule(
+    flag="harp-loop-invariant",
+    summary="Find pure tensor computations with loop-invariant inputs (HARP301)",
+    run=run,
+    hint=HintSpec(
+        id="HARP301",
+        name="loop-invariant-graph-computation",
+        finds="a pure graph computation in a loop whose inputs are all loop-invariant",
+        why="the same result is computed again on every iteration",
+        refactoring="hoist it out of the loop",
+        before="for x in xs:\n"
+               "    y = x @ torch.linalg.inv(W)\n",
+        after="W_inv = torch.linalg.inv(W)\n"
+              "for x in xs:\n"
+              "    y = x @ W_inv\n",
+        assumptions=("tensor", "pure", "no-alias", "hot-loop", "every-iteration"),
+    ),
+    fix=Fix(
+        apply=hoist.fix_loop_invariant,
+        summary="safe",
+        rewrite="the invariant computation moves before the loop: the whole `name = ...` "
+                "statement, or the sub-expression into a new variable",
+        declines="as HARP202",
+    ),
+)

@@ -35,6 +35,7 @@ from harp_ir.analysis import (
     value_kind,
     walk,
 )
+from harp_ir.rules import Rule
 
 #: host.binop `op` -> (torch op on two tensors, torch op on a tensor and a number, tf op)
 OPERATORS = {
@@ -390,3 +391,10 @@ def run(module, pass_=None) -> None:
         elif op.name == "host.unop" and string_attr(op, "harp.kind") == "tensor":
             lower_unop(op)
     _cleanup(module)
+
+
+RULE = Rule(
+    flag="harp-lower-graph",
+    summary="Lower catalogued graph computations to torch and tf dialect ops",
+    run=run,
+)

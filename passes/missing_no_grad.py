@@ -13,6 +13,7 @@ backward.
 
 from __future__ import annotations
 
+import libcst as cst
 from torch_mlir import ir
 
 from harp_ir.analysis import (
@@ -25,6 +26,8 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP303"
 NO_GRAD = ("torch.no_grad", "torch.inference_mode", "torch.enable_grad")
@@ -128,3 +131,53 @@ def _reads(value, names: set[str], depth: int = 0) -> bool:
     if op.name == "host.load":
         return string_attr(op, "name") in names
     return not op.regions and any(_reads(v, names, depth + 1) for v in op.operands)
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+def fix_missing_no_grad(module, positions, hint):
+    loop = node_at(positions, hint.span, (cst.For, cst.While))
+    if syntax.module_alias(module, "torch") != "torch":
+        raise Decline("`torch` is not imported as `torch` at module level")
+    parents = syntax.parents(module)
+    stmt, _ = syntax.statement_of(loop, parents)
+    wrapped = cst.With(
+        items=[cst.WithItem(cst.parse_expression("torch.inference_mode()"))],
+        body=cst.IndentedBlock(body=[stmt.with_changes(leading_lines=[])]),
+        leading_lines=stmt.leading_lines)
+    return module.deep_replace(stmt, wrapped)
+
+
+def _no_backward_risk(hint) -> str:
+    risk = next((a.risk for a in hint.assumptions if a.kind == "no-backward"), "high")
+    return "safe" if risk == "low" else "unsafe"
+
+
+RULE = Rule(
+    flag="harp-missing-no-grad",
+    summary="Find PyTorch inference loops run with autograd on (HARP303)",
+    run=run,
+    hint=HintSpec(
+        id="HARP303",
+        name="missing-no-grad",
+        finds="PyTorch inference or evaluation (no backward, no optimizer step in the loop) "
+              "without `torch.no_grad()`/`inference_mode()`",
+        why="autograd records every op and keeps its inputs alive for a backward pass that never"
+            " comes: more memory and time",
+        refactoring="wrap the loop in `torch.inference_mode()`",
+        before="for x, y in val_loader:\n"
+               "    correct += (model(x).argmax(1) == y).sum()\n",
+        after="with torch.inference_mode():\n"
+              "    for x, y in val_loader:\n"
+              "        correct += (model(x).argmax(1) == y).sum()\n",
+        assumptions=("hot-loop", "no-backward"),
+    ),
+    fix=Fix(
+        apply=fix_missing_no_grad,
+        summary="safe when no-backward is low risk, else unsafe",
+        rewrite="the loop is wrapped in `torch.inference_mode()` (safe when the no-backward "
+                "assumption is low risk, else `--unsafe-fixes`)",
+        declines="`torch` is not imported as `torch`",
+        safety=_no_backward_risk,
+    ),
+)

@@ -19,6 +19,7 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP403"
 
@@ -79,3 +80,22 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): batching saves little"))
         record_hint(op, HINT, message, assumptions)
+
+
+RULE = Rule(
+    flag="harp-per-sample-call",
+    summary="Find models called one example at a time in loops (HARP403)",
+    run=run,
+    hint=HintSpec(
+        id="HARP403",
+        name="per-sample-call",
+        finds="a model or graph function called on one example at a time in a loop when the "
+              "calls are independent",
+        why="each call pays the launch and Python overhead for one example, where one batched "
+            "call amortises it",
+        refactoring="one batched call",
+        before="preds = [model(x[i:i + 1]) for i in range(len(x))]\n",
+        after="preds = model(x)\n",
+        assumptions=("tensor", "hot-loop", "independent-examples"),
+    ),
+)

@@ -31,6 +31,7 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP503"
 #: modules without parameters: cheap to build, nothing to forget
@@ -75,3 +76,29 @@ def run(module, pass_=None) -> None:
             Assumption("hot-loop", describe_loop(loop), "medium", "speculated",
                        "the loop runs a training step per iteration, not a whole training"),
         ])
+
+
+RULE = Rule(
+    flag="harp-rebuilt-in-loop",
+    summary="Find optimizers and models constructed every step (HARP503)",
+    run=run,
+    hint=HintSpec(
+        id="HARP503",
+        name="rebuilt-in-loop",
+        finds="an optimizer or a model with parameters constructed on every step of a training "
+              "loop",
+        why="the construction repeats on every step and the object starts over: an optimizer "
+            "forgets its moments, a model its weights",
+        refactoring="construct it once before the loop",
+        before="for x, y in loader:\n"
+               "    opt = torch.optim.Adam(model.parameters())\n"
+               "    loss_fn(model(x), y).backward()\n"
+               "    opt.step()\n",
+        after="opt = torch.optim.Adam(model.parameters())\n"
+              "for x, y in loader:\n"
+              "    opt.zero_grad()\n"
+              "    loss_fn(model(x), y).backward()\n"
+              "    opt.step()\n",
+        assumptions=("loop-runs", "hot-loop", "every-iteration"),
+    ),
+)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from harp_ir.analysis import Assumption, record_hint, span, string_attr, value_kind, walk
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP302"
 #: the last part of a qualname (torch.matmul, tensorflow.linalg.inv...) that makes a call
@@ -120,3 +121,22 @@ def run(module, pass_=None) -> None:
         for region in op.regions:
             for block in region.blocks:
                 _check_block(block)
+
+
+RULE = Rule(
+    flag="harp-redundant-call",
+    summary="Find the same pure computation evaluated twice (HARP302)",
+    run=run,
+    hint=HintSpec(
+        id="HARP302",
+        name="redundant-graph-call",
+        finds="the same pure graph computation with the same inputs evaluated twice",
+        why="the second evaluation repeats work whose result is already at hand",
+        refactoring="reuse the result",
+        before="a = torch.matmul(x, w)\n"
+               "b = torch.matmul(x, w) + 1\n",
+        after="a = torch.matmul(x, w)\n"
+              "b = a + 1\n",
+        assumptions=("tensor", "pure", "no-alias"),
+    ),
+)

@@ -16,6 +16,7 @@ int32 tensor `lr` and a float `x` fails where the Python number converts silentl
 
 from __future__ import annotations
 
+import libcst as cst
 from torch_mlir import ir
 
 from harp_ir.analysis import (
@@ -31,6 +32,9 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.codemods import Decline, hoist, node_at, syntax, unproved
+from harp_ir.frontend.lower import dotted_name
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP102"
 TF_FUNCTION = "tensorflow.function"
@@ -154,3 +158,149 @@ def run(module, pass_=None) -> None:
             Assumption("library", TF_FUNCTION, "low", "proved",
                        "the decorator resolves to tensorflow.function"),
         ] + extra)
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+def _free_names(node) -> set[str]:
+    """The names a def or lambda reads that it does not bind itself (its closure and
+    globals): a trace bakes their values in."""
+    v = syntax.names([node])
+    params = set()
+    if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        params = {p.name.value for p in _all_params(node.params)}
+    return v.loaded - v.stored - params
+
+
+def _all_params(params: cst.Parameters):
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    kwargs = [params.star_kwarg] if params.star_kwarg else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwargs]
+
+
+def _hoist_definition(module, def_stmt, parents):
+    """Move a `def` (with its decorators) from a loop body to just before the loop."""
+    block = parents.get(def_stmt)
+    loop = parents.get(block)
+    if not isinstance(loop, (cst.For, cst.While)):
+        raise Decline("only a definition directly in the loop body is hoisted")
+    name = def_stmt.name.value
+    body = list(block.body)
+    index = body.index(def_stmt)
+    others = body[:index] + body[index + 1:]
+    if name in syntax.names(body[:index]).loaded:
+        raise Decline(f"`{name}` is read in the loop before it is defined")
+    changing = (_free_names(def_stmt) - {name}) & syntax.loop_writes(loop)
+    if changing:
+        raise Decline(f"the function reads `{sorted(changing)[0]}`, which the loop changes: "
+                      f"each trace bakes in its value")
+    if others and index == 0:  # the new first statement starts right after the header
+        others[0] = others[0].with_changes(leading_lines=[
+            line for line in others[0].leading_lines if line.comment is not None])
+    loop_stmt, _ = syntax.statement_of(loop, parents)
+    new_loop = loop.with_changes(body=block.with_changes(
+        body=others or [cst.SimpleStatementLine([cst.Pass()])]), leading_lines=[])
+    comments = [line for line in def_stmt.leading_lines if line.comment is not None]
+    hoisted = def_stmt.with_changes(leading_lines=[*loop_stmt.leading_lines, *comments])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([hoisted, new_loop]))
+
+
+def fix_retracing(module, positions, hint):
+    """Hoist a `@tf.function` def or a `tf.function(...)` out of the loop, or pass the
+    changing Python number as a tensor."""
+    defs = [n for n, r in positions.items() if isinstance(n, cst.FunctionDef)
+            and r.start.line == hint.span.line]
+    parents = syntax.parents(module)
+    if defs:
+        return _hoist_definition(module, defs[0], parents)
+    call = node_at(positions, hint.span, cst.Call)
+    if dotted_name(call.func).endswith("function"):  # `f = tf.function(g)` in the loop
+        loop = syntax.enclosing_loop(call, parents)
+        changing = set().union(*(_free_names(a.value) for a in call.args)) & \
+            syntax.loop_writes(loop)
+        if changing:
+            raise Decline(f"the function reads `{sorted(changing)[0]}`, which the loop "
+                          f"changes: each trace bakes in its value")
+        return hoist.hoist(module, positions, hint, "tf.function")
+    subject = next((a.subject for a in hint.assumptions if a.kind == "tensor-argument"), "")
+    alias = syntax.module_alias(module, "tensorflow")
+    if alias is None:
+        raise Decline("`tensorflow` is not imported at module level")
+    arg = next((a for a in call.args if module.code_for_node(a.value) == subject), None)
+    if arg is None:
+        raise Decline(f"no argument `{subject}` in the call")
+    if not _only_cast(module, call, arg):
+        unproved(f"an int32 or float32 tensor suits every op the function gives `{subject}` "
+                 f"(a Python number takes the dtype each op needs, such as int64)")
+    tensor = cst.parse_expression(f"{alias}.constant(x)").with_changes(
+        args=[cst.Arg(arg.value)])
+    return module.deep_replace(arg, arg.with_changes(value=tensor))
+
+
+def _only_cast(module, call, arg) -> bool:
+    """Whether the called function, defined in this module, uses the parameter `arg`
+    binds only as the value of `tf.cast(param, dtype)`: any tensor dtype then gives the
+    same result a Python number does."""
+    name = dotted_name(call.func)
+    defs = [n for n in syntax.walk(module) if isinstance(n, cst.FunctionDef) and
+            n.name.value == name]
+    if len(defs) != 1:
+        return False
+    params = _all_params(defs[0].params)
+    index = list(call.args).index(arg)
+    if arg.keyword is not None:
+        param = next((p for p in params if p.name.value == arg.keyword.value), None)
+    else:
+        param = params[index] if index < len(params) and not arg.star else None
+    if param is None:
+        return False
+    parents = syntax.parents(defs[0])
+    uses = [n for n in syntax.walk(defs[0].body) if isinstance(n, cst.Name) and
+            n.value == param.name.value]
+    for use in uses:
+        argument = parents.get(use)
+        cast = parents.get(argument)
+        if not (isinstance(argument, cst.Arg) and isinstance(cast, cst.Call) and
+                dotted_name(cast.func).endswith(".cast") and cast.args[0] is argument):
+            return False
+    return bool(uses)
+
+
+def _tensor_argument_risk(hint) -> str:
+    risks = [a.risk for a in hint.assumptions if a.kind == "tensor-argument"]
+    return "safe" if all(r == "low" for r in risks) else "unsafe"
+
+
+RULE = Rule(
+    flag="harp-retracing",
+    summary="Find tf.functions retraced in loops (HARP102)",
+    run=run,
+    hint=HintSpec(
+        id="HARP102",
+        name="retracing",
+        finds="a `tf.function` called in a loop with a Python value that changes per iteration, "
+              "or defined inside the loop",
+        why="each new Python value (or each new function object) makes TensorFlow trace the "
+            "function again: Python-speed tracing and graph optimisation on every call instead "
+            "of once",
+        refactoring="pass tensors, set `input_signature` or `reduce_retracing`, hoist the "
+                    "definition",
+        before="for step in range(100):\n"
+               "    loss = train_step(x, step)\n",
+        after="for step in range(100):\n"
+              "    loss = train_step(x, tf.constant(step))\n",
+        assumptions=("library", "loop-runs", "tensor-argument"),
+    ),
+    fix=Fix(
+        apply=fix_retracing,
+        summary="safe (a number passed as a tensor: unsafe unless proved)",
+        rewrite="a `@tf.function` def or `f = tf.function(g)` in a loop moves before it; a "
+                "changing Python number argument is passed as `tf.constant(n)` (safe when the "
+                "function uses it only in `tf.cast`, where any dtype gives the same result; "
+                "otherwise `--unsafe-fixes`: a Python number takes the dtype each op needs, such"
+                " as int64)",
+        declines="the function closes over a name the loop changes (its trace would bake in one "
+                 "value)",
+        safety=_tensor_argument_risk,
+    ),
+)

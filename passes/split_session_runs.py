@@ -25,6 +25,7 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP104"
 
@@ -88,3 +89,21 @@ def _runs_training(run) -> bool:
 
 #: methods whose op changes variables when run: a later run may read the new values
 _UPDATES = ("minimize", "apply_gradients", "assign", "assign_add", "assign_sub")
+
+
+RULE = Rule(
+    flag="harp-split-session-runs",
+    summary="Find several Session.run calls per iteration (HARP104)",
+    run=run,
+    hint=HintSpec(
+        id="HARP104",
+        name="split-session-runs",
+        finds="several `Session.run` calls in one iteration whose fetches share a subgraph",
+        why="each `run` feeds the inputs again and recomputes the shared subgraph",
+        refactoring="one `run` with all fetches",
+        before="sess.run(train_op, feed)\n"
+               "l = sess.run(loss, feed)\n",
+        after="_, l = sess.run([train_op, loss], feed)\n",
+        assumptions=("independent-runs",),
+    ),
+)

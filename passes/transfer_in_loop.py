@@ -26,6 +26,8 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.codemods import hoist
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP202"
 
@@ -57,3 +59,34 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop runs an inner loop (once per epoch) or a handful of times"))
         record_hint(op, HINT, message, assumptions)
+
+
+RULE = Rule(
+    flag="harp-transfer-in-loop",
+    summary="Find loop-invariant host-to-device transfers in loops (HARP202)",
+    run=run,
+    hint=HintSpec(
+        id="HARP202",
+        name="transfer-in-loop",
+        finds="`.to(device)`, `.cuda()`, `torch.tensor(array)`, `tf.convert_to_tensor` of a "
+              "loop-invariant value inside a loop",
+        why="the same data is copied (host to device, or into a new tensor) on every iteration",
+        refactoring="convert once before the loop and reuse the result",
+        before="for step in range(n):\n"
+               "    w = torch.tensor(weights)\n"
+               "    y = x @ w\n",
+        after="w = torch.tensor(weights)\n"
+              "for step in range(n):\n"
+              "    y = x @ w\n",
+        assumptions=("no-alias", "loop-runs", "hot-loop", "every-iteration"),
+    ),
+    fix=Fix(
+        apply=hoist.fix_loop_invariant,
+        summary="safe",
+        rewrite="a loop-invariant conversion moves before the loop, through nested loops",
+        declines="the target is read before it is assigned or assigned twice in the loop; the "
+                 "code runs only under a condition, short-circuit, handler or inner loop, or "
+                 "after a `continue`/`break`/`return`/`raise` (before the loop it would run when"
+                 " the original does not); a name it reads is rebound by a function's `global`",
+    ),
+)

@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from harp_ir import hints, notebook, sarif, verify
+from harp_ir.analysis import ASSUMPTIONS
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
@@ -325,16 +326,28 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_explain(args) -> int:
-    spec = hints.BY_ID.get(args.hint.upper())
-    if spec is None:
+    from harp_ir.passes import rule_for
+
+    rule = rule_for(args.hint.upper())
+    if rule is None:
         print(f"harp: error: unknown hint '{args.hint}'; see harp --list-hints",
               file=sys.stderr)
         return 2
-    print(f"{spec.id} {spec.name}\n\nFinds: {spec.finds}.\n\nRefactoring: {spec.refactoring}."
-          f"\n\nPass: --{spec.pass_flag}    Automatic fix: {spec.fix}\n")
+    spec, fix = rule.hint, rule.fix
+    print(f"{spec.id} {spec.name}\n\nWhat: {spec.finds}.\n\nWhy: {spec.why}.\n")
     if spec.before:
-        print("Before:\n\n" + _indent(spec.before) + "\nAfter:\n\n" + _indent(spec.after))
-    print(f"Documentation: {spec.anchor}")
+        print("Example, before:\n\n" + _indent(spec.before) + "\nafter:\n\n"
+              + _indent(spec.after))
+    print(f"Fix: {spec.refactoring}.\n")
+    if fix:
+        print(f"Automatic fix ({fix.summary}): {fix.rewrite}.\n\n"
+              f"It declines when: {fix.declines}.\n")
+    else:
+        print("Automatic fix: none.\n")
+    print("May assume (each hint lists the ones it rests on, with risk and status):")
+    for kind in spec.assumptions:
+        print(f"    {kind:<24} {ASSUMPTIONS[kind]}")
+    print(f"\nPass: --{rule.flag}\nDocumentation: {spec.anchor}")
     return 0
 
 

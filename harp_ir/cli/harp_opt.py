@@ -17,7 +17,7 @@ from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import FrontendError, decode_source, lower_source
-from harp_ir.passes import PASSES
+from harp_ir.passes import passes
 from harp_ir.pipeline import PipelineError, build, pipeline_elements
 
 SPLIT_MARKER = "// -----"
@@ -58,7 +58,7 @@ def split_passes(argv: list[str]) -> tuple[list[str], list[str]]:
         if arg.startswith("--pass-pipeline"):
             value = arg.split("=", 1)[1] if "=" in arg else next(it, "")
             elements += pipeline_elements(value)
-        elif arg.startswith("--") and arg[2:].split("=", 1)[0] in PASSES:
+        elif arg.startswith("--") and arg[2:].split("=", 1)[0] in passes():
             elements.append(arg[2:])
         elif arg.startswith("--") and arg.split("=", 1)[0] not in known and arg != "--":
             name, _, options = arg[2:].partition("=")
@@ -97,7 +97,7 @@ def _main(argv: list[str] | None = None) -> int:
         return 2
     args = _parser().parse_args(rest)
     if args.list_passes:
-        for flag, description in PASSES.items():
+        for flag, description in passes().items():
             print(f"  --{flag:<32} {description}")
         return 0
     if args.emit_irdl or args.emit_dialect_doc:

@@ -12,6 +12,7 @@ from harp_ir import codemods
 from harp_ir.cli import harp
 from harp_ir.feedback import Feedback
 from harp_ir.refactor import refactor_source, write_atomically
+from harp_ir.rules import Fix
 
 FIXTURES = Path(__file__).resolve().parents[1] / "codemods"
 PAIRS = sorted(p.name.removesuffix(".in.py") for p in FIXTURES.glob("*.in.py"))
@@ -110,8 +111,7 @@ def test_a_rewrite_that_does_not_parse_is_never_applied(ctx, tmp_path, monkeypat
         return cst.parse_module("x = 1\n").with_changes(
             body=[cst.SimpleStatementLine([cst.Expr(cst.Name("def"))])])
 
-    monkeypatch.setitem(codemods.CODEMODS, "HARP502",
-                        codemods.Codemod("HARP502", lambda h: "safe", broken))
+    monkeypatch.setattr(codemods, "fix_for", lambda hint_id: Fix(broken, "safe", "-", "-"))
     src = (FIXTURES / "zero_grad_kwarg.in.py").read_text()
     outcome = refactor(src)
     assert outcome.source == src

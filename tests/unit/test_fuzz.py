@@ -9,7 +9,7 @@ import pytest
 
 from harp_ir.cli import harp, harp_opt
 from harp_ir.frontend.lower import lower_source
-from harp_ir.passes import ANALYSIS_PIPELINE
+from harp_ir.passes import analysis_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = [ROOT / "examples" / "torch_train.py", ROOT / "examples" / "tf_eager.py",
@@ -80,5 +80,5 @@ def test_mutated_modules_get_error_lines_not_crashes(ctx, tmp_path, capsys, seed
         print_generic_op_form=True)
     path = tmp_path / "m.mlir"
     path.write_text(mutate_module(text, rng))
-    status = harp_opt.main([str(path), *(f"--{p}" for p in ANALYSIS_PIPELINE)])
+    status = harp_opt.main([str(path), *(f"--{p}" for p in analysis_pipeline())])
     assert status in (0, 1) and "Traceback" not in capsys.readouterr().err

@@ -1,7 +1,7 @@
 import pytest
 from torch_mlir import ir
 
-from harp_ir.passes import ANALYSIS_PIPELINE, PASSES, load, module_name
+from harp_ir.passes import analysis_pipeline, load, module_name, passes
 from harp_ir.pipeline import PipelineError, build, pipeline_elements, split_top_level
 
 
@@ -27,10 +27,10 @@ def test_unknown_upstream_pass_is_a_pipeline_error(ctx):
 
 
 def test_every_registered_pass_loads_from_its_flag_named_module():
-    for flag in PASSES:
+    for flag in passes():
         assert module_name(flag).endswith(flag.removeprefix("harp-").replace("-", "_"))
         assert callable(load(flag))
-    assert set(ANALYSIS_PIPELINE) <= set(PASSES)
+    assert set(analysis_pipeline()) <= set(passes())
 
 
 def test_mixed_pipeline_runs_and_verifies(ctx):

@@ -4,8 +4,15 @@
 # HINTS: HARP201  host-sync-in-loop
 # RUN: %harp explain harp201 | FileCheck --check-prefix=EXPLAIN %s
 # EXPLAIN: HARP201 host-sync-in-loop
-# EXPLAIN: Before:
+# EXPLAIN: What: a tensor converted to a host value inside a loop
+# EXPLAIN: Why: the host waits for the device
+# EXPLAIN: Example, before:
 # EXPLAIN: total += loss.item()
-# EXPLAIN: After:
+# EXPLAIN: after:
+# EXPLAIN: total = total.item()
+# EXPLAIN: Automatic fix (safe (unsafe in an epoch loop)):
+# EXPLAIN: It declines when:
+# EXPLAIN: May assume
+# EXPLAIN-NEXT: tensor {{ +}}a value is a tensor
 # RUN: not %harp explain HARP999 2>&1 | FileCheck --check-prefix=UNKNOWN %s
 # UNKNOWN: unknown hint 'HARP999'

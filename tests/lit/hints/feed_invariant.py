@@ -19,6 +19,10 @@ for step in range(steps):
 with tf.Session() as s2:
     for step in range(steps):
         s2.run(loss, feed_dict={x_ph: X, y_ph: Y, lr_ph: step * 0.1})  # expected-hint HARP203
+step = 0
+while step < steps:
+    sess.run([loss], {x_ph: X, y_ph: Y, lr_ph: 0.1})  # expected-hint HARP203
+    step += 1
 
 # Near misses: every fed value changes per iteration; a feed outside any loop; a handful
 # of numbers written in the program; the test set fed once per epoch; a constant range.

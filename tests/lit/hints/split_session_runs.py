@@ -21,6 +21,15 @@ while True:
     a = sess.run(acc, feed_dict={x_ph: np.random.rand(2, 4)})  # expected-hint HARP104
     break
 
+
+def evaluate(batches):
+    for batch in batches:
+        feed = {x_ph: batch}
+        total = sess.run(loss, feed_dict=feed)
+        best = sess.run(fetches=acc, feed_dict=feed)  # expected-hint HARP104
+    return total, best
+
+
 # Near misses: one run with all fetches; runs in different loops; a run that trains
 # before one that reads the updated variables (merged, the loss would be the one before
 # the update); a handful of iterations.
