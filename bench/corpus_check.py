@@ -34,7 +34,8 @@ def check(path: Path) -> tuple[str, int, str]:
     global _CONTEXT
     import harp_ir  # noqa: F401
     from harp_ir.context import make_context
-    from harp_ir.frontend.lower import FrontendError, lower_source
+    from harp_ir.frontend.lower import lower_source
+    from harp_ir.frontend.source import FrontendError
 
     if _CONTEXT is None:
         _CONTEXT = make_context()

@@ -186,7 +186,7 @@ def analyze(source: Source, jobs: int, timeout: int) -> Outcome:
 
 
 def _count_lines(source: Source) -> tuple[int, int]:
-    from harp_ir.frontend.lower import read_source
+    from harp_ir.frontend.source import read_source
     from harp_ir.report import python_files
 
     files = python_files([str(source.root / p) for p in source.paths],

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import harp_ir  # noqa: F401  (MLIR before TensorFlow)
 from harp_ir.context import make_context
-from harp_ir.frontend.lower import FrontendError, lower_source
+from harp_ir.frontend.lower import lower_source
+from harp_ir.frontend.source import FrontendError
 
 
 def main() -> None:

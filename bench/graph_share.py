@@ -17,7 +17,8 @@ import ecosystem
 
 from harp_ir.analysis import string_attr, walk
 from harp_ir.context import make_context
-from harp_ir.frontend.lower import FrontendError, lower_source, read_source
+from harp_ir.frontend.lower import lower_source
+from harp_ir.frontend.source import FrontendError, read_source
 from harp_ir.pipeline import build
 from harp_ir.report import python_files
 

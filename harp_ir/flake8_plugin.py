@@ -19,7 +19,7 @@ class HarpChecker:
     def run(self):
         from harp_ir.context import make_context
         from harp_ir.feedback import Feedback, filter_hints
-        from harp_ir.frontend.lower import FrontendError
+        from harp_ir.frontend.source import FrontendError
         from harp_ir.report import analyze_file
 
         if self.filename in ("-", "stdin", None):

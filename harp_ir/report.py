@@ -18,7 +18,8 @@ from harp_ir import hints, notebook
 from harp_ir.analysis import Assumption, Span, cached_walks, host_module, span, walk
 from harp_ir.codemods import fix_for
 from harp_ir.diagnostics import format_mlir_error
-from harp_ir.frontend.lower import Program, lower_file
+from harp_ir.frontend.lower import lower_file
+from harp_ir.frontend.program import Program
 from harp_ir.passes import analysis_pipeline
 from harp_ir.pipeline import build
 

@@ -26,7 +26,7 @@ from harp_ir.analysis import (
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax
-from harp_ir.frontend.lower import dotted_name
+from harp_ir.frontend.names import dotted_name
 from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP103"

@@ -21,7 +21,8 @@ from harp_ir.analysis import ASSUMPTIONS
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
-from harp_ir.frontend.lower import FrontendError, decode_source, lower_file, read_source
+from harp_ir.frontend.lower import lower_file
+from harp_ir.frontend.source import FrontendError, decode_source, read_source
 from harp_ir.pipeline import build
 from harp_ir.refactor import SourceFile, WriteError, refactor_source
 from harp_ir.report import analyze_paths, in_cells, jobs_for, python_files

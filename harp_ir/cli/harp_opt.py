@@ -16,7 +16,8 @@ from torch_mlir import ir
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
-from harp_ir.frontend.lower import FrontendError, decode_source, lower_source
+from harp_ir.frontend.lower import lower_source
+from harp_ir.frontend.source import FrontendError, decode_source
 from harp_ir.passes import passes
 from harp_ir.pipeline import PipelineError, build, pipeline_elements
 

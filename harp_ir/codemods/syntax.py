@@ -10,7 +10,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
 
 from harp_ir.codemods import Decline
-from harp_ir.frontend.lower import dotted_name
+from harp_ir.frontend.names import dotted_name
 
 
 def parents(module: cst.Module) -> dict:

@@ -5,38 +5,44 @@ goes (import aliases and re-bindings are tracked per scope), asks the API catalo
 each library call does, and records speculative facts on the ops it builds. Whatever it
 does not understand becomes `host.opaque` with its location: lowering never fails on
 valid Python.
-"""
+
+The parts: `source` (reading and parsing), `names` (resolution and facts), `program`
+(several files as one module), this module (the walk that builds the ops)."""
 
 from __future__ import annotations
 
-import ast
-import builtins
-import io
-import re
-import sys
-import tokenize
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 from torch_mlir import ir
 
 from harp_ir import catalogue as api_catalogue
-from harp_ir import notebook
 from harp_ir.frontend.facts import UNKNOWN, Fact, attach, framework_of
+from harp_ir.frontend.names import (
+    BUILTIN_NAMES,
+    COMPILERS,
+    DYNAMIC_CALLS,
+    MODULE_BASES,
+    TRANSPARENT_DECORATORS,
+    Scope,
+    V,
+    arith_fact,
+    dotted_name,
+    element_fact,
+    merge_facts,
+    part_facts,
+    qualname_of,
+    summary_effect,
+    tf1_evidence,
+    tuple_fact,
+)
+from harp_ir.frontend.source import internal_error, parse, positions, read_file
 from harp_ir.frontend.summaries import annotate_function, annotate_loop
 
-
-class FrontendError(Exception):
-    """Input harp cannot lower (a syntax error): reported as `file:line:col: error: msg`."""
-
-    def __init__(self, filename: str, line: int, col: int, message: str):
-        super().__init__(message)
-        self.filename, self.line, self.col, self.message = filename, line, col, message
-
-    def __str__(self) -> str:
-        return f"{self.filename}:{self.line}:{self.col}: error: {self.message}"
+if TYPE_CHECKING:
+    from harp_ir.frontend.program import Program
 
 
 _BINOPS = {
@@ -45,35 +51,19 @@ _BINOPS = {
     "LeftShift": "lshift", "RightShift": "rshift", "BitOr": "bitor", "BitXor": "bitxor",
     "BitAnd": "bitand",
 }
+
+
 _UNOPS = {"Minus": "neg", "Plus": "pos", "BitInvert": "invert", "Not": "not"}
+
+
 _CMPOPS = {
     "Equal": "eq", "NotEqual": "ne", "LessThan": "lt", "LessThanEqual": "le",
     "GreaterThan": "gt", "GreaterThanEqual": "ge", "Is": "is", "IsNot": "isnot", "In": "in",
     "NotIn": "notin",
 }
+
+
 _TERMINATING = (cst.Return, cst.Break, cst.Continue, cst.Raise)
-_MODULE_BASES = {
-    "torch.nn.Module": "torch", "tensorflow.keras.Model": "tf",
-    "tensorflow.keras.layers.Layer": "tf", "keras.Model": "tf", "keras.layers.Layer": "tf",
-}
-_BUILTIN_NAMES = frozenset(dir(builtins))
-
-
-@dataclass
-class V:
-    """A lowered expression: its SSA value and what the frontend knows about it."""
-
-    value: ir.Value
-    fact: Fact = UNKNOWN
-    name: str = ""  # the source text of a simple name/attribute chain, for messages
-
-
-@dataclass
-class Scope:
-    kind: str  # "module", "function", "class"
-    facts: dict[str, Fact] = field(default_factory=dict)
-    declared: dict[str, str] = field(default_factory=dict)  # name -> "global"/"nonlocal"
-    returns: list[Fact] = field(default_factory=list)  # facts of the values returned
 
 
 class Lowerer:
@@ -83,7 +73,7 @@ class Lowerer:
         self.lines = source.splitlines() if source is not None else None
         self.module_name = module_name or Path(filename).stem
         self.tree = tree
-        self.positions = _positions(tree)
+        self.positions = positions(tree)
         self.filename = filename
         self.catalogue = api_catalogue.load()
         self.obj = ir.Type.parse("!host.obj")
@@ -91,7 +81,7 @@ class Lowerer:
         self.scopes: list[Scope] = [Scope("module")]
         self.frameworks: set[str] = set()
         self.dynamic: list[tuple[str, str, cst.CSTNode]] = []  # (feature, detail, node)
-        self.tf1 = _tf1_evidence(tree, source)
+        self.tf1 = tf1_evidence(tree, source)
 
     # --- building blocks -------------------------------------------------------------
 
@@ -165,7 +155,7 @@ class Lowerer:
             if outer.kind != "class" and name in outer.facts:
                 return outer.facts[name], where or (
                     "global" if outer.kind == "module" else "nonlocal")
-        if name in _BUILTIN_NAMES:
+        if name in BUILTIN_NAMES:
             qualname = f"builtins.{name}"
             api = self.catalogue.lookup(qualname)
             return Fact("library", qualname=qualname) if api else UNKNOWN, where or "builtin"
@@ -191,20 +181,20 @@ class Lowerer:
             result = Fact(api.returns, framework_of(qualname))
             if qualname == "builtins.enumerate" and args:  # (index, element) pairs
                 return (Fact("unknown", status="speculated", element=Fact(
-                    "unknown", parts=(Fact("scalar"), _element_fact(args[0].fact)))),
+                    "unknown", parts=(Fact("scalar"), element_fact(args[0].fact)))),
                     qualname, effect)
             if qualname == "builtins.zip" and args:  # tuples of the elements
                 return (Fact("unknown", status="speculated", element=Fact(
-                    "unknown", parts=tuple(_element_fact(a.fact) for a in args))),
+                    "unknown", parts=tuple(element_fact(a.fact) for a in args))),
                     qualname, effect)
-            if qualname in _COMPILERS and args:  # f = tf.function(g)
+            if qualname in COMPILERS and args:  # f = tf.function(g)
                 inner = args[0].fact if args[0].fact.kind == "function" else result
                 return replace(inner, compiled=qualname), qualname, effect
             if f.status == "speculated":
                 result = result.speculated(f.reason)
             return result, qualname, effect
         if f.kind == "function" and not qualname:
-            effect = _summary_effect(f.effects)
+            effect = summary_effect(f.effects)
             r = f.returns
             if r is not None and r.kind != "unknown":
                 why = r.reason or f"{callee.name or 'the function'} returns a {r.kind}"
@@ -318,7 +308,7 @@ class Lowerer:
         rhs = self.expr(stmt.value)
         op = self.op("host.binop", stmt, [current.value, rhs.value], 1,
                      {"op": s(opname), "inplace": ir.BoolAttr.get(True)})
-        fact = _arith_fact(current, rhs)
+        fact = arith_fact(current, rhs)
         attach(op, fact)
         self.assign(stmt.target, V(op.result, fact, current.name))
 
@@ -479,8 +469,8 @@ class Lowerer:
             fact = self.program.resolve(qualname)
             if fact is not None:
                 return fact
-        if qualname in _MODULE_BASES:
-            return Fact("library", _MODULE_BASES[qualname], qualname=qualname)
+        if qualname in MODULE_BASES:
+            return Fact("library", MODULE_BASES[qualname], qualname=qualname)
         return Fact("library", framework_of(qualname), qualname=qualname)
 
     def stmt_If(self, stmt):
@@ -501,7 +491,7 @@ class Lowerer:
         iterable = self.expr(stmt.iter)
         op = self.op("host.for", stmt, [iterable.value], regions=2,
                      attrs={"target": s(self.code(stmt.target))})
-        element = _element_fact(iterable.fact)
+        element = element_fact(iterable.fact)
         self.region_body(op, 0, stmt.body, nargs=1,
                          prologue=lambda b: self.assign(stmt.target, V(b.arguments[0], element)))
         self.region_body(op, 1, stmt.orelse.body if stmt.orelse is not None else None)
@@ -524,7 +514,7 @@ class Lowerer:
         op = self.op("host.with", stmt, [m.value for m in managers], regions=1)
         if stmt.asynchronous is not None:
             op.attributes["async"] = ir.UnitAttr.get()
-        contexts = [_qualname_of(m) for m in managers]
+        contexts = [qualname_of(m) for m in managers]
         if any(contexts):
             op.attributes["harp.contexts"] = ir.ArrayAttr.get([s(c) for c in contexts])
 
@@ -550,7 +540,7 @@ class Lowerer:
         result, op = self.function(stmt, stmt.name.value, stmt.params, body)
         if stmt.asynchronous is not None:
             op.attributes["async"] = ir.UnitAttr.get()
-        names = [_qualname_of(d) or self.code(node.decorator)
+        names = [qualname_of(d) or self.code(node.decorator)
                  for d, node in zip(decorators, stmt.decorators, strict=True)]
         if names:
             op.attributes["harp.decorators"] = ir.ArrayAttr.get([s(n) for n in names])
@@ -559,10 +549,10 @@ class Lowerer:
             call = self.op("host.call", node, [d.value, result.value], 1,
                            {"kwnames": ir.ArrayAttr.get([s("")]),
                             "harp.decorator": ir.UnitAttr.get()})
-            if _qualname_of(d):
+            if qualname_of(d):
                 call.attributes["qualname"] = s(name)
-            fact = result.fact if name in _TRANSPARENT_DECORATORS else Fact("function")
-            if name in _COMPILERS:
+            fact = result.fact if name in TRANSPARENT_DECORATORS else Fact("function")
+            if name in COMPILERS:
                 fact = replace(fact, compiled=name)
             result = V(call.result, fact, stmt.name.value)
         self.store(stmt.name, stmt.name.value, result)
@@ -611,7 +601,7 @@ class Lowerer:
         lower_body(op, len(entries), bind_params)
         self.scopes.pop()
         effects = annotate_function(op)
-        fact = Fact("function", returns=_merge(scope.returns), effects=tuple(effects))
+        fact = Fact("function", returns=merge_facts(scope.returns), effects=tuple(effects))
         return V(op.result, fact, name), op
 
     def stmt_ClassDef(self, stmt):
@@ -619,7 +609,7 @@ class Lowerer:
         op = self.op("host.class", stmt, [b.value for b in bases], 1,
                      {"sym_name": s(stmt.name.value)}, regions=1)
         framework = next((b.fact.framework for b in bases
-                          if b.fact.qualname in _MODULE_BASES or b.fact.kind == "class"), "")
+                          if b.fact.qualname in MODULE_BASES or b.fact.kind == "class"), "")
         scope = Scope("class")
         if framework:
             scope.facts["__harp_module_class__"] = Fact("class", framework)
@@ -651,7 +641,7 @@ class Lowerer:
                     attrs={"attr": s(target.attr.value)})
         elif isinstance(target, cst.Subscript):
             obj = self.expr(target.value)
-            if _qualname_of(obj) in ("builtins.globals", "builtins.vars", "builtins.locals"):
+            if qualname_of(obj) in ("builtins.globals", "builtins.vars", "builtins.locals"):
                 self.dynamic.append(("write to globals()", self.code(target), target))
             self.op("host.setitem", target, [obj.value, self.index(target).value, value.value])
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -660,7 +650,7 @@ class Lowerer:
                             if isinstance(e, cst.StarredElement)), -1)
             op = self.op("host.unpack", target, [value.value], len(elements), {
                 "starred": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), starred)})
-            parts = _part_facts(value.fact, len(elements))
+            parts = part_facts(value.fact, len(elements))
             for element, result, fact in zip(elements, op.results, parts, strict=True):
                 self.assign(element.value, V(result, fact))
         elif isinstance(target, cst.StarredElement):
@@ -748,8 +738,8 @@ class Lowerer:
     def note_dynamic_call(self, node: cst.Call, qualname: str) -> None:
         """Record the dynamic features that can defeat the analysis (HARP's speculation
         must lower its confidence where they appear)."""
-        if qualname in _DYNAMIC_CALLS:
-            self.dynamic.append((_DYNAMIC_CALLS[qualname], self.code(node.func), node))
+        if qualname in DYNAMIC_CALLS:
+            self.dynamic.append((DYNAMIC_CALLS[qualname], self.code(node.func), node))
         elif qualname in ("builtins.setattr", "builtins.getattr", "builtins.delattr"):
             name = node.args[1].value if len(node.args) > 1 else None
             if not isinstance(name, cst.SimpleString):
@@ -813,7 +803,7 @@ class Lowerer:
         lhs, rhs = self.expr(node.left), self.expr(node.right)
         opname = _BINOPS[type(node.operator).__name__]
         op = self.op("host.binop", node, [lhs.value, rhs.value], 1, {"op": s(opname)})
-        fact = _arith_fact(lhs, rhs)
+        fact = arith_fact(lhs, rhs)
         attach(op, fact)
         return V(op.result, fact)
 
@@ -905,7 +895,7 @@ class Lowerer:
                 v = V(self.op("host.starred", e, [v.value], 1).result)
             values.append(v)
         op = self.op(opname, node, [v.value for v in values], 1)
-        return V(op.result, _tuple_fact(values) if opname == "host.tuple" else UNKNOWN)
+        return V(op.result, tuple_fact(values) if opname == "host.tuple" else UNKNOWN)
 
     def expr_Tuple(self, node):
         return self.display(node, "host.tuple")
@@ -975,7 +965,7 @@ class Lowerer:
             loop.attributes["async"] = ir.UnitAttr.get()
         body = self.block(loop, 0, 1)
         self.push(body)
-        self.assign(comp.target, V(body.arguments[0], _element_fact(iterable.fact)))
+        self.assign(comp.target, V(body.arguments[0], element_fact(iterable.fact)))
         closers = 0
         for cond in comp.ifs:
             test = self.truth(self.expr(cond.test), cond.test)
@@ -1011,19 +1001,8 @@ class Lowerer:
         return V(op.result)
 
 
-# --- helpers ---------------------------------------------------------------------------
-
-
 def s(text: str) -> ir.StringAttr:
     return ir.StringAttr.get(text)
-
-
-def dotted_name(node) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{dotted_name(node.value)}.{node.attr.value}"
-    return ""
 
 
 def _nested_suites(stmt):
@@ -1038,52 +1017,6 @@ def _nested_suites(stmt):
         yield "ExceptHandler", handler.body
     for case in getattr(stmt, "cases", ()) or ():
         yield "MatchCase", case.body
-
-
-#: decorators that compile a Python function into a graph function
-_COMPILERS = frozenset({"tensorflow.function", "torch.compile", "torch.jit.script"})
-
-#: calls that make names or code at run time: analysis facts near them are speculative
-_DYNAMIC_CALLS = {
-    "builtins.eval": "eval", "builtins.exec": "exec", "builtins.compile": "compile",
-    "builtins.__import__": "__import__", "importlib.import_module": "importlib",
-    "importlib.reload": "importlib",
-}
-
-#: decorators that keep what the function returns and does
-_TRANSPARENT_DECORATORS = frozenset({
-    "tensorflow.function", "torch.compile", "torch.no_grad", "torch.inference_mode",
-    "torch.jit.script", "functools.wraps", "functools.cache", "functools.lru_cache",
-})
-
-
-def _qualname_of(v: V) -> str:
-    """The library name a value resolves to: itself (`tf.function`) or the call that made
-    it (`torch.no_grad()`)."""
-    if v.fact.qualname:
-        return v.fact.qualname
-    owner = v.value.owner
-    attrs = owner.attributes if isinstance(owner, (ir.Operation, ir.OpView)) else {}
-    return ir.StringAttr(attrs["qualname"]).value if "qualname" in attrs else ""
-
-
-def _summary_effect(effects: tuple[str, ...]) -> str:
-    """The effect of a call to a user function with this summary."""
-    for summary, effect in (("unknown", "unknown"), ("mutates-globals", "unknown"),
-                            ("mutates-argument", "mutate"), ("io", "io"),
-                            ("random", "random"), ("pure", "pure")):
-        if summary in effects:
-            return effect
-    return "unknown"
-
-
-def _merge(facts: list[Fact]) -> Fact | None:
-    """What a function returns, when every `return` agrees on the kind."""
-    kinds = {(f.kind, f.framework) for f in facts}
-    if len(kinds) != 1 or facts[0].kind == "unknown":
-        return None
-    status = "speculated" if any(f.status == "speculated" for f in facts) else "proved"
-    return Fact(facts[0].kind, facts[0].framework, status, facts[0].reason)
 
 
 def _pattern_captures(pattern) -> list[str]:
@@ -1107,244 +1040,15 @@ def _pattern_captures(pattern) -> list[str]:
     return names
 
 
-def _arith_fact(lhs: V, rhs: V) -> Fact:
-    for side in (lhs, rhs):
-        if side.fact.kind == "tensor":
-            return side.fact
-    return UNKNOWN
-
-
-def _tuple_fact(values: list[V]) -> Fact:
-    return Fact("unknown", parts=tuple(v.fact for v in values)) if values else UNKNOWN
-
-
-def _element_fact(iterable: Fact) -> Fact:
-    """What the loop variable of `for x in iterable` is."""
-    if iterable.kind == "dataloader":
-        return Fact("tensor", iterable.framework, "speculated",
-                    "the batches of a DataLoader are assumed to hold tensors")
-    if iterable.kind == "tensor":
-        return iterable
-    if iterable.element is not None:
-        return iterable.element
-    return UNKNOWN
-
-
-def _part_facts(value: Fact, n: int) -> list[Fact]:
-    if value.parts and len(value.parts) == n:
-        return list(value.parts)
-    if value.kind == "tensor":
-        return [value] * n
-    return [UNKNOWN] * n
-
-
-class Program:
-    """Several files lowered as one program, into one builtin.module: imports between them
-    resolve to what the imported module binds (functions with their return facts and
-    effect summaries, classes, tensors...)."""
-
-    def __init__(self, files: dict[str, Path]):
-        self.files = files  # dotted module name -> path
-        self.exports: dict[str, dict[str, Fact]] = {}
-        self.errors: list[FrontendError] = []
-        self.module = ir.Module.create(loc=ir.Location.unknown())
-        self._busy: set[str] = set()
-
-    @staticmethod
-    def from_paths(paths: list[Path], root: Path | None = None) -> Program:
-        files = {}
-        for path in paths:
-            rel = path.relative_to(root) if root is not None else Path(path.name)
-            parts = list(rel.with_suffix("").parts)
-            if parts[-1] == "__init__" and len(parts) > 1:
-                parts.pop()
-            files[".".join(parts)] = path
-        return Program(files)
-
-    def lower_all(self) -> ir.Module:
-        for name in self.files:
-            self.lower(name)
-        return self.module
-
-    def lower(self, name: str) -> None:
-        if name in self.exports or name in self._busy:
-            return  # done, or an import cycle: the partial exports are what Python sees
-        self._busy.add(name)
-        path = self.files[name]
-        try:
-            source = _read(path)
-            tree = _parse(source, str(path))
-            try:
-                lowerer = Lowerer(tree, str(path), self, name, source)
-                lowerer.lower_into(self.module.body)
-            except Exception as e:  # noqa: BLE001  (one file must not stop the run)
-                self._erase(str(path))
-                raise _internal_error(str(path), e) from None
-        except FrontendError as e:
-            self.errors.append(e)
-            self.exports[name] = {}
-            return
-        self.exports[name] = lowerer.scopes[0].facts
-        self._busy.discard(name)
-
-    def _erase(self, filename: str) -> None:
-        """Drop the half-lowered module of `filename` (lowering stopped in the middle)."""
-        for op in list(self.module.body.operations):
-            if op.operation.name == "host.module" and \
-                    ir.StringAttr(op.operation.attributes["filename"]).value == filename:
-                op.operation.erase()
-
-    def resolve(self, qualname: str) -> Fact | None:
-        """`pkg.mod.name` -> the fact `pkg.mod` binds `name` to, lowering it first."""
-        parts = qualname.split(".")
-        for i in range(len(parts), 0, -1):
-            mod = ".".join(parts[:i])
-            if mod in self.files:
-                rest = parts[i:]
-                if not rest:
-                    return Fact("library", qualname=mod)
-                self.lower(mod)
-                fact = self.exports.get(mod, {}).get(rest[0])
-                return fact if fact is not None and len(rest) == 1 else UNKNOWN
-        return None
-
-
-def _tf1_evidence(tree: cst.Module, source: str | None) -> list[str]:
-    """The TF1-only names (`tf.Session`, `tf.train.AdamOptimizer`) a module reaches through
-    a plain `import tensorflow [as tf]`, up to three: the speculation that it is TF1 code,
-    whose `tf.*` resolves through `tensorflow.compat.v1`."""
-    if source is not None and "tensorflow" not in source:
-        return []
-    top, train = api_catalogue.tf1_only()
-
-    class Finder(cst.CSTVisitor):
-        def __init__(self):
-            self.aliases: set[str] = set()
-            self.found: list[str] = []
-
-        def visit_Import(self, node):
-            for alias in node.names:
-                if dotted_name(alias.name) == "tensorflow":
-                    self.aliases.add(alias.asname.name.value if alias.asname is not None
-                                     else "tensorflow")
-
-        def visit_Attribute(self, node):
-            value, attr = node.value, node.attr.value
-            if isinstance(value, cst.Name) and value.value in self.aliases and attr in top:
-                self.found.append(f"{value.value}.{attr}")
-            elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and \
-                    value.value.value in self.aliases and value.attr.value == "train" and \
-                    attr in train:
-                self.found.append(f"{value.value.value}.train.{attr}")
-
-    finder = Finder()
-    tree.visit(finder)
-    return sorted(set(finder.found))[:3]
-
-
-def _read(path: Path) -> str:
-    """The Python source of a file; of a notebook, its code cells joined (see notebook.py).
-    Cells that are not Python are left out and reported by `notebook.joined(path).errors`."""
-    if notebook.is_notebook(path):
-        try:
-            return notebook.joined(path).source
-        except notebook.NotebookError as e:
-            raise FrontendError(str(path), e.line, e.col, e.message) from None
-    try:
-        return decode_source(path.read_bytes(), str(path))
-    except OSError as e:
-        raise FrontendError(str(path), 1, 1, e.strerror or str(e)) from None
-
-
-def decode_source(data: bytes, filename: str) -> str:
-    """Python source bytes decoded as Python decodes them: a UTF-8 BOM, or a PEP 263
-    `# -*- coding: ... -*-` line, else UTF-8. The BOM is not part of the text."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding).removeprefix("\ufeff")
-    except (SyntaxError, LookupError) as e:  # an unknown or contradictory coding line
-        raise FrontendError(filename, 1, 1, f"cannot decode: {e}") from None
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise FrontendError(filename, line, 1,
-                            f"cannot decode as {e.encoding}: {e.reason}") from None
-
-
-#: CPython's default recursion limit, which also bounds how deeply its parser nests
-PYTHON_RECURSION_LIMIT = 1000
-
-
-def _too_deep(filename: str) -> FrontendError:
-    return FrontendError(filename, 1, 1, "nested too deeply for harp (more levels of nesting "
-                                         "than Python's parser accepts by default); the "
-                                         "file is not analysed")
-
-
-def _internal_error(filename: str, error: Exception) -> FrontendError:
-    """A file harp failed on, as an error line (libcst turns a RecursionError deep in its
-    position provider into a KeyError: the chain says which it was)."""
-    cause = error
-    while cause is not None and not isinstance(cause, RecursionError):
-        cause = cause.__context__
-    if cause is not None:
-        return _too_deep(filename)
-    return FrontendError(filename, 1, 1, f"harp failed on this file ({type(error).__name__}); "
-                                         f"it is not analysed, the others are")
-
-
-def _parse(source: str, filename: str) -> cst.Module:
-    """libcst's tree of `source`. Python's own parser sees it first: it refuses nesting
-    deep enough to overflow the native stack of libcst's parser (a crash, not an error),
-    under Python's default recursion limit: what CPython itself would refuse to compile."""
-    raised = sys.getrecursionlimit()
-    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
-    try:
-        ast.parse(source)
-    except (RecursionError, MemoryError):
-        raise _too_deep(filename) from None
-    except (SyntaxError, ValueError):
-        pass  # libcst reports it (or accepts newer syntax)
-    finally:
-        sys.setrecursionlimit(raised)
-    try:
-        return cst.parse_module(source)
-    except RecursionError:
-        raise _too_deep(filename) from None
-    except cst.ParserSyntaxError as e:
-        message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
-        raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
-
-
-def _positions(tree: cst.Module) -> dict:
-    """Source ranges of every node. Runs libcst's PositionProvider directly: through
-    MetadataWrapper.resolve the same result costs twice as long (an extra batched visit of
-    the whole tree)."""
-    provider = PositionProvider()
-    provider._gen_impl(tree)
-    return provider._computed
-
-
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
-    tree = _parse(source, filename)
+    tree = parse(source, filename)
     try:
         return Lowerer(tree, filename, None, module_name, source).lower_module()
     except Exception as e:  # noqa: BLE001
-        raise _internal_error(filename, e) from None
-
-
-def read_source(path: str | Path) -> str:
-    """What harp analyses of a file: its text, or a notebook's joined code cells."""
-    return _read(Path(path))
+        raise internal_error(filename, e) from None
 
 
 def lower_file(path: str | Path, module_name: str = "") -> ir.Module:
     path = Path(path)
-    return lower_source(_read(path), str(path), module_name)
-
-
-def lower_program(paths: list[Path], root: Path | None = None) -> tuple[ir.Module,
-                                                                        list[FrontendError]]:
-    """Lower several files as one program (see Program); syntax errors are collected."""
-    program = Program.from_paths(paths, root)
-    return program.lower_all(), program.errors
+    return lower_source(read_file(path), str(path), module_name)

@@ -2,7 +2,8 @@ import pytest
 from torch_mlir import ir
 
 from harp_ir.analysis import span, string_attr, walk
-from harp_ir.frontend.lower import FrontendError, lower_source
+from harp_ir.frontend.lower import lower_source
+from harp_ir.frontend.source import FrontendError
 
 
 def ops(source, name=None):

@@ -1,7 +1,7 @@
 """A directory is one program: imports between its modules resolve to their exports."""
 
 from harp_ir.analysis import string_attr, walk
-from harp_ir.frontend.lower import lower_program
+from harp_ir.frontend.program import lower_program
 from harp_ir.report import analyze_paths
 
 

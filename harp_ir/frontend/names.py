@@ -1,0 +1,159 @@
+"""Name resolution and the facts a name carries while lowering: scopes of bindings, the
+values the lowering passes around (`V`), how facts merge and propagate through operators,
+tuples and iteration, and the evidence that a module is TF1 code."""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+
+import libcst as cst
+from torch_mlir import ir
+
+from harp_ir import catalogue as api_catalogue
+from harp_ir.frontend.facts import UNKNOWN, Fact
+
+MODULE_BASES = {
+    "torch.nn.Module": "torch", "tensorflow.keras.Model": "tf",
+    "tensorflow.keras.layers.Layer": "tf", "keras.Model": "tf", "keras.layers.Layer": "tf",
+}
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+@dataclass
+class V:
+    """A lowered expression: its SSA value and what the frontend knows about it."""
+
+    value: ir.Value
+    fact: Fact = UNKNOWN
+    name: str = ""  # the source text of a simple name/attribute chain, for messages
+
+
+@dataclass
+class Scope:
+    kind: str  # "module", "function", "class"
+    facts: dict[str, Fact] = field(default_factory=dict)
+    declared: dict[str, str] = field(default_factory=dict)  # name -> "global"/"nonlocal"
+    returns: list[Fact] = field(default_factory=list)  # facts of the values returned
+
+
+def dotted_name(node) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{dotted_name(node.value)}.{node.attr.value}"
+    return ""
+
+
+#: decorators that compile a Python function into a graph function
+COMPILERS = frozenset({"tensorflow.function", "torch.compile", "torch.jit.script"})
+
+
+#: calls that make names or code at run time: analysis facts near them are speculative
+DYNAMIC_CALLS = {
+    "builtins.eval": "eval", "builtins.exec": "exec", "builtins.compile": "compile",
+    "builtins.__import__": "__import__", "importlib.import_module": "importlib",
+    "importlib.reload": "importlib",
+}
+
+
+#: decorators that keep what the function returns and does
+TRANSPARENT_DECORATORS = frozenset({
+    "tensorflow.function", "torch.compile", "torch.no_grad", "torch.inference_mode",
+    "torch.jit.script", "functools.wraps", "functools.cache", "functools.lru_cache",
+})
+
+
+def qualname_of(v: V) -> str:
+    """The library name a value resolves to: itself (`tf.function`) or the call that made
+    it (`torch.no_grad()`)."""
+    if v.fact.qualname:
+        return v.fact.qualname
+    owner = v.value.owner
+    attrs = owner.attributes if isinstance(owner, (ir.Operation, ir.OpView)) else {}
+    return ir.StringAttr(attrs["qualname"]).value if "qualname" in attrs else ""
+
+
+def summary_effect(effects: tuple[str, ...]) -> str:
+    """The effect of a call to a user function with this summary."""
+    for summary, effect in (("unknown", "unknown"), ("mutates-globals", "unknown"),
+                            ("mutates-argument", "mutate"), ("io", "io"),
+                            ("random", "random"), ("pure", "pure")):
+        if summary in effects:
+            return effect
+    return "unknown"
+
+
+def merge_facts(facts: list[Fact]) -> Fact | None:
+    """What a function returns, when every `return` agrees on the kind."""
+    kinds = {(f.kind, f.framework) for f in facts}
+    if len(kinds) != 1 or facts[0].kind == "unknown":
+        return None
+    status = "speculated" if any(f.status == "speculated" for f in facts) else "proved"
+    return Fact(facts[0].kind, facts[0].framework, status, facts[0].reason)
+
+
+def arith_fact(lhs: V, rhs: V) -> Fact:
+    for side in (lhs, rhs):
+        if side.fact.kind == "tensor":
+            return side.fact
+    return UNKNOWN
+
+
+def tuple_fact(values: list[V]) -> Fact:
+    return Fact("unknown", parts=tuple(v.fact for v in values)) if values else UNKNOWN
+
+
+def element_fact(iterable: Fact) -> Fact:
+    """What the loop variable of `for x in iterable` is."""
+    if iterable.kind == "dataloader":
+        return Fact("tensor", iterable.framework, "speculated",
+                    "the batches of a DataLoader are assumed to hold tensors")
+    if iterable.kind == "tensor":
+        return iterable
+    if iterable.element is not None:
+        return iterable.element
+    return UNKNOWN
+
+
+def part_facts(value: Fact, n: int) -> list[Fact]:
+    if value.parts and len(value.parts) == n:
+        return list(value.parts)
+    if value.kind == "tensor":
+        return [value] * n
+    return [UNKNOWN] * n
+
+
+def tf1_evidence(tree: cst.Module, source: str | None) -> list[str]:
+    """The TF1-only names (`tf.Session`, `tf.train.AdamOptimizer`) a module reaches through
+    a plain `import tensorflow [as tf]`, up to three: the speculation that it is TF1 code,
+    whose `tf.*` resolves through `tensorflow.compat.v1`."""
+    if source is not None and "tensorflow" not in source:
+        return []
+    top, train = api_catalogue.tf1_only()
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self):
+            self.aliases: set[str] = set()
+            self.found: list[str] = []
+
+        def visit_Import(self, node):
+            for alias in node.names:
+                if dotted_name(alias.name) == "tensorflow":
+                    self.aliases.add(alias.asname.name.value if alias.asname is not None
+                                     else "tensorflow")
+
+        def visit_Attribute(self, node):
+            value, attr = node.value, node.attr.value
+            if isinstance(value, cst.Name) and value.value in self.aliases and attr in top:
+                self.found.append(f"{value.value}.{attr}")
+            elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and \
+                    value.value.value in self.aliases and value.attr.value == "train" and \
+                    attr in train:
+                self.found.append(f"{value.value.value}.train.{attr}")
+
+    finder = Finder()
+    tree.visit(finder)
+    return sorted(set(finder.found))[:3]

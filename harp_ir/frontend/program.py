@@ -1,0 +1,90 @@
+"""Several files lowered as one program into one module: imports between them resolve to
+what the imported module binds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from torch_mlir import ir
+
+from harp_ir.frontend.facts import UNKNOWN, Fact
+from harp_ir.frontend.lower import Lowerer
+from harp_ir.frontend.source import FrontendError, internal_error, parse, read_file
+
+
+class Program:
+    """Several files lowered as one program, into one builtin.module: imports between them
+    resolve to what the imported module binds (functions with their return facts and
+    effect summaries, classes, tensors...)."""
+
+    def __init__(self, files: dict[str, Path]):
+        self.files = files  # dotted module name -> path
+        self.exports: dict[str, dict[str, Fact]] = {}
+        self.errors: list[FrontendError] = []
+        self.module = ir.Module.create(loc=ir.Location.unknown())
+        self._busy: set[str] = set()
+
+    @staticmethod
+    def from_paths(paths: list[Path], root: Path | None = None) -> Program:
+        files = {}
+        for path in paths:
+            rel = path.relative_to(root) if root is not None else Path(path.name)
+            parts = list(rel.with_suffix("").parts)
+            if parts[-1] == "__init__" and len(parts) > 1:
+                parts.pop()
+            files[".".join(parts)] = path
+        return Program(files)
+
+    def lower_all(self) -> ir.Module:
+        for name in self.files:
+            self.lower(name)
+        return self.module
+
+    def lower(self, name: str) -> None:
+        if name in self.exports or name in self._busy:
+            return  # done, or an import cycle: the partial exports are what Python sees
+        self._busy.add(name)
+        path = self.files[name]
+        try:
+            source = read_file(path)
+            tree = parse(source, str(path))
+            try:
+                lowerer = Lowerer(tree, str(path), self, name, source)
+                lowerer.lower_into(self.module.body)
+            except Exception as e:  # noqa: BLE001  (one file must not stop the run)
+                self._erase(str(path))
+                raise internal_error(str(path), e) from None
+        except FrontendError as e:
+            self.errors.append(e)
+            self.exports[name] = {}
+            return
+        self.exports[name] = lowerer.scopes[0].facts
+        self._busy.discard(name)
+
+    def _erase(self, filename: str) -> None:
+        """Drop the half-lowered module of `filename` (lowering stopped in the middle)."""
+        for op in list(self.module.body.operations):
+            if op.operation.name == "host.module" and \
+                    ir.StringAttr(op.operation.attributes["filename"]).value == filename:
+                op.operation.erase()
+
+    def resolve(self, qualname: str) -> Fact | None:
+        """`pkg.mod.name` -> the fact `pkg.mod` binds `name` to, lowering it first."""
+        parts = qualname.split(".")
+        for i in range(len(parts), 0, -1):
+            mod = ".".join(parts[:i])
+            if mod in self.files:
+                rest = parts[i:]
+                if not rest:
+                    return Fact("library", qualname=mod)
+                self.lower(mod)
+                fact = self.exports.get(mod, {}).get(rest[0])
+                return fact if fact is not None and len(rest) == 1 else UNKNOWN
+        return None
+
+
+def lower_program(paths: list[Path], root: Path | None = None) -> tuple[ir.Module,
+                                                                        list[FrontendError]]:
+    """Lower several files as one program (see Program); syntax errors are collected."""
+    program = Program.from_paths(paths, root)
+    return program.lower_all(), program.errors

@@ -1,0 +1,115 @@
+"""Reading Python source for the frontend: decoding (BOM, PEP 263 coding lines), notebooks'
+joined code cells, parsing with libcst behind Python's own depth guard, node positions, and
+the error a file harp cannot lower becomes (`file:line:col: error: ...`)."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import sys
+import tokenize
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from harp_ir import notebook
+
+
+class FrontendError(Exception):
+    """Input harp cannot lower (a syntax error): reported as `file:line:col: error: msg`."""
+
+    def __init__(self, filename: str, line: int, col: int, message: str):
+        super().__init__(message)
+        self.filename, self.line, self.col, self.message = filename, line, col, message
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}:{self.col}: error: {self.message}"
+
+
+def read_file(path: Path) -> str:
+    """The Python source of a file; of a notebook, its code cells joined (see notebook.py).
+    Cells that are not Python are left out and reported by `notebook.joined(path).errors`."""
+    if notebook.is_notebook(path):
+        try:
+            return notebook.joined(path).source
+        except notebook.NotebookError as e:
+            raise FrontendError(str(path), e.line, e.col, e.message) from None
+    try:
+        return decode_source(path.read_bytes(), str(path))
+    except OSError as e:
+        raise FrontendError(str(path), 1, 1, e.strerror or str(e)) from None
+
+
+def decode_source(data: bytes, filename: str) -> str:
+    """Python source bytes decoded as Python decodes them: a UTF-8 BOM, or a PEP 263
+    `# -*- coding: ... -*-` line, else UTF-8. The BOM is not part of the text."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).removeprefix("\ufeff")
+    except (SyntaxError, LookupError) as e:  # an unknown or contradictory coding line
+        raise FrontendError(filename, 1, 1, f"cannot decode: {e}") from None
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise FrontendError(filename, line, 1,
+                            f"cannot decode as {e.encoding}: {e.reason}") from None
+
+
+#: CPython's default recursion limit, which also bounds how deeply its parser nests
+PYTHON_RECURSION_LIMIT = 1000
+
+
+def _too_deep(filename: str) -> FrontendError:
+    return FrontendError(filename, 1, 1, "nested too deeply for harp (more levels of nesting "
+                                         "than Python's parser accepts by default); the "
+                                         "file is not analysed")
+
+
+def internal_error(filename: str, error: Exception) -> FrontendError:
+    """A file harp failed on, as an error line (libcst turns a RecursionError deep in its
+    position provider into a KeyError: the chain says which it was)."""
+    cause = error
+    while cause is not None and not isinstance(cause, RecursionError):
+        cause = cause.__context__
+    if cause is not None:
+        return _too_deep(filename)
+    return FrontendError(filename, 1, 1, f"harp failed on this file ({type(error).__name__}); "
+                                         f"it is not analysed, the others are")
+
+
+def parse(source: str, filename: str) -> cst.Module:
+    """libcst's tree of `source`. Python's own parser sees it first: it refuses nesting
+    deep enough to overflow the native stack of libcst's parser (a crash, not an error),
+    under Python's default recursion limit: what CPython itself would refuse to compile."""
+    raised = sys.getrecursionlimit()
+    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError):
+        raise _too_deep(filename) from None
+    except (SyntaxError, ValueError):
+        pass  # libcst reports it (or accepts newer syntax)
+    finally:
+        sys.setrecursionlimit(raised)
+    try:
+        return cst.parse_module(source)
+    except RecursionError:
+        raise _too_deep(filename) from None
+    except cst.ParserSyntaxError as e:
+        message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
+        raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
+
+
+def positions(tree: cst.Module) -> dict:
+    """Source ranges of every node. Runs libcst's PositionProvider directly: through
+    MetadataWrapper.resolve the same result costs twice as long (an extra batched visit of
+    the whole tree)."""
+    provider = PositionProvider()
+    provider._gen_impl(tree)
+    return provider._computed
+
+
+def read_source(path: str | Path) -> str:
+    """What harp analyses of a file: its text, or a notebook's joined code cells."""
+    return read_file(Path(path))
