@@ -74,7 +74,8 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
             continue
         safety = fix.safety(hint)
         if safety == "unsafe" and not unsafe:
-            declined[key] = (hint, "unsafe fix: pass --unsafe-fixes to apply it")
+            because = f"{fix.unsafe_because}; " if fix.unsafe_because else ""
+            declined[key] = (hint, f"unsafe fix: {because}pass --unsafe-fixes to apply it")
             continue
         try:
             fixed, conditions = codemods.apply(outcome.source, hint)

@@ -54,6 +54,8 @@ class Fix:
     declines: str  # ... and when it declines
     #: the fix's safety from the hint's assumptions alone ("safe" or "unsafe")
     safety: Callable[[object], str] = always_safe
+    #: why, when `safety` says unsafe (`harp refactor` says it when it declines)
+    unsafe_because: str = ""
 
 
 @dataclass(frozen=True)

@@ -347,5 +347,6 @@ RULE = Rule(
                  " `size` could be an int or a tuple, `.to()` does more than move, numpy "
                  "arguments it does not map",
         safety=always_unsafe,
+        unsafe_because="the device draws other random numbers than the host",
     ),
 )

@@ -293,5 +293,6 @@ RULE = Rule(
                  "`return`/`yield`; `total` is not set to a number literal before the loop; an "
                  "int start with a tensor of unknown dtype",
         safety=_hot_loop_risk,
+        unsafe_because="the loop looks like an outer, once-per-epoch loop",
     ),
 )

@@ -179,5 +179,6 @@ RULE = Rule(
                 "assumption is low risk, else `--unsafe-fixes`)",
         declines="`torch` is not imported as `torch`",
         safety=_no_backward_risk,
+        unsafe_because="a backward pass may still run through its outputs",
     ),
 )

@@ -302,5 +302,7 @@ RULE = Rule(
         declines="the function closes over a name the loop changes (its trace would bake in one "
                  "value)",
         safety=_tensor_argument_risk,
+        unsafe_because="a Python number passed as a tensor may change the dtype the "
+                       "function computes in",
     ),
 )
