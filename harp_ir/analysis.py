@@ -84,6 +84,7 @@ def cached_walks():
         _WALK_CACHE = None
         _ACCELERATOR_CACHE.clear()
         _STORES_CACHE.clear()
+        _SLOTS_CACHE.clear()
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -175,13 +176,20 @@ class Assumption:
 
 
 def record_hint(op: ir.Operation, hint_id: str, message: str,
-                assumptions: list[Assumption]) -> None:
-    """Attach a finding to `op` as `harp.hints`, so harp-opt output shows it."""
-    entry = ir.DictAttr.get({
+                assumptions: list[Assumption], moves: list[ir.Operation] = ()) -> None:
+    """Attach a finding to `op` as `harp.hints`, so harp-opt output shows it. `moves`: the
+    ops computing the other statements a fix must move with `op`'s, in order (their spans
+    are kept, as `moves`)."""
+    fields = {
         "id": ir.StringAttr.get(hint_id),
         "message": ir.StringAttr.get(message),
         "assumptions": ir.ArrayAttr.get([a.to_attr() for a in assumptions]),
-    })
+    }
+    spans = [span(m.location) for m in moves]
+    if spans and all(spans):  # line, col, end line, end col of each, in the hint's file
+        fields["moves"] = ir.ArrayAttr.get([ir.DenseI64ArrayAttr.get(
+            [s.line, s.col, s.end_line, s.end_col]) for s in spans])
+    entry = ir.DictAttr.get(fields)
     existing = list(ir.ArrayAttr(op.attributes["harp.hints"])) \
         if "harp.hints" in op.attributes else []
     op.attributes["harp.hints"] = ir.ArrayAttr.get(existing + [entry])
@@ -253,7 +261,12 @@ def loop_clobbers(loop: ir.Operation) -> set[str]:
     """The names a loop may change: those it writes (`harp.mutates`), and every object
     handed to a call that may mutate it (effect mutate or unknown, e.g.
     `opt.apply_gradients(zip(grads, [w]))` may change `w`)."""
-    names = set(loop_mutates(loop))
+    return loop_mutates(loop) | _changed_by_calls(loop)
+
+
+def _changed_by_calls(loop: ir.Operation) -> set[str]:
+    """The names whose objects a call in `loop` may change in place."""
+    names: set[str] = set()
     for op in walk(loop):
         if op.name == "host.call" and string_attr(op, "effect", "unknown") in ("mutate",
                                                                              "unknown") \
@@ -297,12 +310,98 @@ def invariant_in(value: ir.Value, loop: ir.Operation, pure=("pure", "view"),
         clobbered = loop_clobbers(loop)
     op = owner.operation
     if op.name == "host.load":
-        return string_attr(op, "name") not in clobbered
+        if string_attr(op, "name") not in clobbered:
+            return True
+        store = invariant_store(op, loop)
+        return store is not None and invariant_in(store.operands[0], loop, pure, clobbered)
     if op.name == "host.call" and string_attr(op, "effect") not in pure:
         return False
     if op.name not in _VALUE_OPS and op.name != "host.call":
         return False
     return all(invariant_in(v, loop, pure, clobbered) for v in op.operands)
+
+
+_SLOTS_CACHE: dict = {}  # loop -> its slot index, while walks are cached
+
+#: ops whose first operand is changed in place when it is a loaded slot
+_CHANGES_OPERAND = ("host.setitem", "host.setattr", "host.delitem", "host.delattr")
+
+
+def _slot_index(loop: ir.Operation) -> tuple[dict, dict, set[str]]:
+    """For `loop`: name -> the `host.store`s of it in the loop, name -> its `host.load`s,
+    and the names the loop changes other than by a plain store (a call that mutates the
+    object, an item or attribute store, an in-place operator, `del`)."""
+    if _WALK_CACHE is not None and loop in _SLOTS_CACHE:
+        return _SLOTS_CACHE[loop]
+    stores: dict[str, list[ir.Operation]] = {}
+    loads: dict[str, list[ir.Operation]] = {}
+    changed = _changed_by_calls(loop)
+    for op in walk(loop):
+        name = string_attr(op, "name")
+        if op.name == "host.store":
+            stores.setdefault(name, []).append(op)
+        elif op.name == "host.load":
+            loads.setdefault(name, []).append(op)
+            for use in op.result.uses:
+                user = use.owner.operation
+                if user.name in _CHANGES_OPERAND and use.operand_number == 0 or \
+                        user.name == "host.binop" and "inplace" in user.attributes:
+                    changed.add(name)
+        elif name:  # `del x` and other writes of a slot by name
+            changed.add(name)
+    found = (stores, loads, changed)
+    if _WALK_CACHE is not None:
+        _SLOTS_CACHE[loop] = found
+    return found
+
+
+def invariant_store(load: ir.Operation, loop: ir.Operation) -> ir.Operation | None:
+    """The one `host.store` in `loop` of the slot `load` reads, when it sets the slot on
+    every iteration before the load runs (a statement of the loop's own body, before the
+    one holding the load) and nothing else in the loop changes the slot: the load then
+    reads what the store stored in the same iteration (reaching definitions, for the
+    straight-line body of a structured loop)."""
+    name = string_attr(load, "name")
+    stores, _, changed = _slot_index(loop)
+    if name in changed or len(stores.get(name, ())) != 1:
+        return None
+    store, loop = stores[name][0].operation, loop.operation
+    statement = load.operation
+    while statement.parent is not None and statement.parent.operation != loop:
+        statement = statement.parent.operation
+    if store.parent is None or store.parent.operation != loop or statement.parent is None:
+        return None
+    for region in loop.regions:
+        for block in region.blocks:
+            order = [o.operation for o in block.operations]
+            if store in order:
+                return store if statement in order and \
+                    order.index(store) < order.index(statement) else None
+    return None
+
+
+def chain_stores(value: ir.Value, loop: ir.Operation) -> list[ir.Operation]:
+    """The invariant stores in `loop` that `value` reads through slots (see
+    invariant_store), earliest first: the statements that must move with it."""
+    found: list[ir.Operation] = []
+
+    def visit(v: ir.Value) -> None:
+        op = producer(v)
+        if op is None or not defined_inside(v, loop):
+            return
+        if op.name == "host.load":
+            store = invariant_store(op, loop) \
+                if string_attr(op, "name") in loop_mutates(loop) else None
+            if store is not None and store not in found:
+                visit(store.operands[0])
+                found.append(store)
+            return
+        for operand in op.operands:
+            visit(operand)
+
+    visit(value)
+    order = {op: i for i, op in enumerate(walk(loop))}
+    return sorted(found, key=order.__getitem__)
 
 
 def loops_around(op: ir.Operation) -> list[ir.Operation]:
@@ -373,9 +472,51 @@ def in_compiled_function(op: ir.Operation, compilers=("tensorflow.function",
 
 
 def loop_runs(loop: ir.Operation) -> Assumption:
-    """The assumption every in-loop hint rests on."""
+    """The assumption every in-loop hint rests on: proved where the program shows the loop
+    runs more than once (a fix that moves code out of the loop needs that)."""
+    shown = _runs_more_than_once(loop)
+    if shown:
+        return Assumption("loop-runs", describe_loop(loop), "low", "proved", shown)
     return Assumption("loop-runs", describe_loop(loop), "low", "speculated",
                       "a loop is assumed to run more than once")
+
+
+def _constant_int(value: ir.Value) -> int | None:
+    """An int literal, or a name stored once in its scope from one."""
+    op = producer(value)
+    if op is not None and op.name == "host.load":
+        stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
+        value = stores[0].operands[0] if len(stores) == 1 else None
+    found = constant_value(value) if value is not None else NOT_CONSTANT
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
+def _runs_more_than_once(loop: ir.Operation) -> str:
+    """Why `loop` surely runs more than once ("" when the program does not show it): a
+    `for` over `range` with constant bounds of two or more iterations or over a display of
+    two or more elements, or `while True`."""
+    if loop.name == "host.while":
+        region = loop.regions[0]
+        terminator = list(region.blocks[0].operations)[-1] if region.blocks else None
+        condition = terminator.operands[0] if terminator is not None and \
+            terminator.operands else None
+        truth = producer(condition) if condition is not None else None
+        if truth is not None and truth.name == "host.truth":
+            condition = truth.operands[0]
+        return "`while True` runs until a `break`" if condition is not None and \
+            constant_value(condition) is True else ""
+    iterable = producer(loop.operands[0])
+    if iterable is None:
+        return ""
+    if iterable.name in ("host.list", "host.tuple") and len(iterable.operands) >= 2:
+        return f"it iterates over {len(iterable.operands)} listed values"
+    if iterable.name == "host.call" and string_attr(iterable, "qualname") == "builtins.range":
+        bounds = [_constant_int(v) for v in list(iterable.operands)[1:]]
+        if 1 <= len(bounds) <= 2 and None not in bounds:
+            count = bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)
+            if count >= 2:
+                return f"`range` with constant bounds runs {count} times"
+    return ""
 
 
 #: `Session.run` of TF1: what runs a built graph

@@ -35,6 +35,8 @@ class Hint:
     refactoring: str
     fix: str
     assumptions: list[Assumption] = field(default_factory=list)
+    #: the other statements its fix moves with it, in order (a chain of invariant ones)
+    moves: tuple[Span, ...] = ()
 
     def text(self) -> str:
         return f"{self.span}: {self.id} {self.name}: {self.message}"
@@ -85,10 +87,12 @@ def collect(module: ir.Module) -> list[Hint]:
         for entry in ir.ArrayAttr(op.attributes["harp.hints"]):
             d = ir.DictAttr(entry)
             spec = hints.BY_ID[ir.StringAttr(d["id"]).value]
+            moves = tuple(Span(where.file, *ir.DenseI64ArrayAttr(a))
+                          for a in ir.ArrayAttr(d["moves"])) if "moves" in d else ()
             hint = Hint(spec.id, spec.name, where, ir.StringAttr(d["message"]).value,
                         spec.refactoring, "none",
                         [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])]
-                        + extra)
+                        + extra, moves)
             fix = fix_for(spec.id)
             found.append(replace(hint, fix=fix.safety(hint)) if fix else hint)
     return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
@@ -115,10 +119,15 @@ def in_cells(hint: Hint) -> Hint:
     if hint.span.cell is not None or not notebook.is_notebook(hint.span.file):
         return hint
     joined = notebook.joined(hint.span.file)
-    start, end = joined.locate(hint.span.line), joined.locate(hint.span.end_line)
-    if start is None:
+    if joined.locate(hint.span.line) is None:
         return hint
-    end_line = end[1] if end is not None and end[0] == start[0] else start[1]
+
+    def in_cell(where: Span) -> Span:
+        start, end = joined.locate(where.line), joined.locate(where.end_line)
+        if start is None:
+            return where
+        end_line = end[1] if end is not None and end[0] == start[0] else start[1]
+        return replace(where, cell=start[0], line=start[1], end_line=end_line)
 
     def cell_lines(text: str) -> str:  # "line 48" of the joined source -> "cell 7 line 5"
         def sub(m: re.Match) -> str:
@@ -127,7 +136,7 @@ def in_cells(hint: Hint) -> Hint:
         return _LINE_REF.sub(sub, text)
 
     return replace(
-        hint, span=replace(hint.span, cell=start[0], line=start[1], end_line=end_line),
+        hint, span=in_cell(hint.span), moves=tuple(map(in_cell, hint.moves)),
         message=cell_lines(hint.message),
         assumptions=[replace(a, subject=cell_lines(a.subject), reason=cell_lines(a.reason))
                      for a in hint.assumptions])

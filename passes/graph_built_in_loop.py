@@ -18,6 +18,7 @@ from harp_ir.analysis import (
     SESSION_RUN,
     Assumption,
     describe_loop,
+    loop_runs,
     loops_around,
     record_hint,
     string_attr,
@@ -52,6 +53,7 @@ def run(module, pass_=None) -> None:
                        "the name resolves to tensorflow.compat.v1"),
             Assumption("same-graph", describe_loop(loop), "medium", "speculated",
                        "the loop does not build into a fresh tf.Graph each iteration"),
+            loop_runs(loops_around(op)[0]),  # the loop a fix moves it out of
         ])
 
 
@@ -140,14 +142,16 @@ RULE = Rule(
         after="y = tf.matmul(x_ph, w)\n"
               "for x in batches:\n"
               "    sess.run(y, {x_ph: x})\n",
-        assumptions=("library", "same-graph"),
+        assumptions=("library", "same-graph", "loop-runs"),
     ),
     fix=Fix(
         apply=fix_graph_built_in_loop,
-        summary="safe",
+        summary="safe when the loop surely runs, else unsafe",
         rewrite="TF1 ops built in the loop are built once before it (the `name = ...` statement,"
                 " or the sub-expression into a new variable); `sess.run(tf.assign(w, v))` with "
                 "`v` new each iteration gets a placeholder fed with `v`",
         declines="the construction reads another value the loop changes",
+        safety=hoist.loop_runs_safety,
+        unsafe_because=hoist.ZERO_TRIPS,
     ),
 )

@@ -1,10 +1,13 @@
 """--harp-loop-invariant (HARP301): a pure graph computation recomputed in every
 iteration of a loop although all of its inputs are loop-invariant.
 
-Finds: calls whose effect is `pure` and whose result is a tensor, inside a loop, with at
-least one tensor input and every input invariant in the loop (constants, slots the loop
-does not write, and pure computations of those). Only the outermost such computation of
-an expression is reported.
+Finds: calls whose effect is `pure` and tensor operators (`W.T @ W / n`) whose result is
+a tensor, inside a loop, with at least one tensor input and every input invariant in the
+loop: constants, slots the loop does not write, pure computations of those, and slots the
+loop sets once, on every iteration before the read, from such values (reaching
+definitions: `w_inv = inv(W)` then `proj = w_inv @ V` is one invariant chain). Only the
+outermost computation of an expression is reported, and a chain once, at its last
+computation, with the statements it reads (`moves`) for the fix to move in order.
 
 Assumes: no input is mutated through an alias in the loop (speculated from the loop's
 `harp.mutates`), the result is not mutated in place, and the computation really is pure
@@ -16,16 +19,20 @@ from __future__ import annotations
 from harp_ir.analysis import (
     FRESH_FACTORIES,
     Assumption,
+    chain_stores,
     describe_loop,
     enclosing_loop,
     few_iterations,
     frequency,
     invariant_in,
     loop_mutates,
+    loop_runs,
     receiver,
     record_hint,
+    span,
     string_attr,
     value_kind,
+    value_name,
     walk,
 )
 from harp_ir.codemods import hoist
@@ -34,12 +41,31 @@ from harp_ir.rules import Fix, HintSpec, Rule
 HINT = "HARP301"
 
 
+#: what the loop computes that can be hoisted: pure calls and tensor operators
+_COMPUTATIONS = ("host.call", "host.binop", "host.unop")
+
+
 def _candidate(op, loop) -> bool:
-    return (op.name == "host.call" and string_attr(op, "effect") == "pure"
-            and string_attr(op, "harp.kind") == "tensor"
-            and any(value_kind(v) == "tensor"
-                    for v in [*op.operands, receiver(op)] if v is not None)
+    if op.name == "host.call":
+        computes = string_attr(op, "effect") == "pure" and any(
+            value_kind(v) == "tensor" for v in [*op.operands, receiver(op)] if v is not None)
+    else:
+        computes = op.name in _COMPUTATIONS and "inplace" not in op.attributes
+    return (computes and string_attr(op, "harp.kind") == "tensor"
             and all(invariant_in(v, loop) for v in op.operands))
+
+
+_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+            "pow": "**", "matmul": "@", "neg": "-", "pos": "+", "invert": "~"}
+
+
+def _what(op) -> str:
+    """`torch.linalg.inv`, or an operator as its names show it (`w_inv @ V`)."""
+    if op.name == "host.call":
+        return f"`{string_attr(op, 'qualname') or 'the computation'}`"
+    symbol = _SYMBOLS.get(string_attr(op, "op"), string_attr(op, "op"))
+    names = [value_name(v) or "(...)" for v in op.operands]
+    return f"`{symbol}{names[0]}`" if len(names) == 1 else f"`{f' {symbol} '.join(names)}`"
 
 
 def _records_gradients(op, loop) -> bool:
@@ -55,13 +81,15 @@ def _records_gradients(op, loop) -> bool:
                for o in walk(loop))
 
 
-def run(module, pass_=None) -> None:
+def _findings(module) -> list[tuple]:
+    """(op, loop, the stores of the chain it reads) for each invariant computation."""
+    found = []
     for op in walk(module):
-        loop = enclosing_loop(op) if op.name == "host.call" else None
+        loop = enclosing_loop(op) if op.name in _COMPUTATIONS else None
         if loop is None or not _candidate(op, loop) or _records_gradients(op, loop):
             continue
         users = [use.owner.operation for use in op.result.uses]
-        if any(_candidate(u, loop) for u in users if u.name == "host.call"):
+        if any(_candidate(u, loop) for u in users if u.name in _COMPUTATIONS):
             continue  # the enclosing computation is reported instead
         if string_attr(op, "qualname") in FRESH_FACTORIES and any(
                 u.name in ("host.append", "host.list", "host.tuple", "host.setitem")
@@ -70,15 +98,35 @@ def run(module, pass_=None) -> None:
         stored = [string_attr(u, "name") for u in users if u.name == "host.store"]
         if any(loop_mutates(loop) & {n} and _mutated_in_place(loop, n) for n in stored):
             continue
-        what = string_attr(op, "qualname") or "the computation"
+        chain = [s for v in op.operands for s in chain_stores(v, loop)]
+        found.append((op, loop, list(dict.fromkeys(chain))))
+    return found
+
+
+def run(module, pass_=None) -> None:
+    findings = _findings(module)
+    # a computation stored into a chain another finding moves is reported there
+    moved = {store for _, _, chain in findings for store in chain}
+    for op, loop, chain in findings:
+        users = [use.owner.operation for use in op.result.uses]
+        if any(u in moved for u in users):
+            continue
+        stored = [string_attr(u, "name") for u in users if u.name == "host.store"]
+        what = _what(op)
         target = f" (`{stored[0]}`)" if stored else ""
-        message = (f"`{what}`{target} computes the same tensor on every iteration of "
+        reads = ", ".join(f"`{string_attr(s, 'name')}` (line {span(s.location).line})"
+                          for s in chain if span(s.location))
+        message = (f"{what}{target} computes the same tensor on every iteration of "
                    f"{describe_loop(loop)}: its inputs do not change in the loop; hoist it "
-                   f"into a variable before the loop")
+                   f"into a variable before the loop" + (
+                       f", with the invariant statements it reads: {reads}" if reads else ""))
         assumptions = [
-            Assumption("pure", what, "low", "proved", "the API catalogue marks it pure"),
+            Assumption("pure", what.strip("`"), "low", "proved",
+                       "the API catalogue marks it pure" if op.name == "host.call" else
+                       "an operator on tensors computes a new tensor"),
             Assumption("no-alias", describe_loop(loop), "medium", "speculated",
                        "no input is changed through another name in the loop"),
+            loop_runs(loop),
         ]
         how_often = frequency(op, loop).assumption(loop)
         if how_often:
@@ -87,7 +135,8 @@ def run(module, pass_=None) -> None:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): hoisting saves little"))
-        record_hint(op, HINT, message, assumptions)
+        record_hint(op, HINT, message, assumptions,
+                    moves=[s.operands[0].owner.operation for s in chain])
 
 
 def _mutated_in_place(loop, name: str) -> bool:
@@ -116,13 +165,15 @@ RULE = Rule(
         after="W_inv = torch.linalg.inv(W)\n"
               "for x in xs:\n"
               "    y = x @ W_inv\n",
-        assumptions=("tensor", "pure", "no-alias", "hot-loop", "every-iteration"),
+        assumptions=("tensor", "pure", "no-alias", "loop-runs", "hot-loop", "every-iteration"),
     ),
     fix=Fix(
         apply=hoist.fix_loop_invariant,
-        summary="safe",
+        summary="safe when the loop surely runs, else unsafe",
         rewrite="the invariant computation moves before the loop: the whole `name = ...` "
                 "statement, or the sub-expression into a new variable",
         declines="as HARP202",
+        safety=hoist.loop_runs_safety,
+        unsafe_because=hoist.ZERO_TRIPS,
     ),
 )

@@ -82,11 +82,13 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=hoist.fix_loop_invariant,
-        summary="safe",
+        summary="safe when the loop surely runs, else unsafe",
         rewrite="a loop-invariant conversion moves before the loop, through nested loops",
         declines="the target is read before it is assigned or assigned twice in the loop; the "
                  "code runs only under a condition, short-circuit, handler or inner loop, or "
                  "after a `continue`/`break`/`return`/`raise` (before the loop it would run when"
                  " the original does not); a name it reads is rebound by a function's `global`",
+        safety=hoist.loop_runs_safety,
+        unsafe_because=hoist.ZERO_TRIPS,
     ),
 )

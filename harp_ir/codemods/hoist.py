@@ -8,16 +8,39 @@ import libcst as cst
 
 from harp_ir.codemods import Decline, node_at, syntax
 
+#: the nodes an invariant computation can be: a call, or an operator on tensors
+COMPUTATIONS = (cst.Call, cst.BinaryOperation, cst.UnaryOperation)
+
 
 def fix_loop_invariant(module, positions, hint):
     """Hoist the invariant computation or conversion: the whole statement when it is
-    `name = call`, else the call into a new variable before the loop."""
+    `name = <computation>`, else the computation into a new variable before the loop;
+    with it, in order, the statements of its invariant chain (the finding's `moves`)."""
+    parents = syntax.parents(module)
+    moved = [syntax.statement_of(node_at(positions, where, COMPUTATIONS), parents)[0]
+             for where in hint.moves]
     try:
-        return hoist(module, positions, hint, "computation")
+        return hoist(module, positions, hint, "computation", COMPUTATIONS, moved)
     except NotWholeStatement:
         pass
-    call = node_at(positions, hint.span, cst.Call)
-    return hoist_expression(module, call, syntax.parents(module))
+    node = node_at(positions, hint.span, COMPUTATIONS)
+    return hoist_expression(module, node, parents, moved=moved)
+
+
+#: why a move out of a loop the program does not show to run is unsafe
+ZERO_TRIPS = ("it needs the loop to run at least once (moved before it, the code also runs "
+              "when the loop runs zero times, and can raise there; `--assume loop-runs` "
+              "confirms it)")
+
+
+def loop_runs_safety(hint) -> str:
+    """Moved before its loop, code runs even when the loop runs zero times: there it can
+    raise (a matmul of mismatched shapes, `.cuda()` without a GPU) and it leaves its
+    targets set after the loop. The move keeps what the program computes when the loop
+    runs at least once: proved by the program (`range(100)`, `while True`) or confirmed by
+    the user (`--assume loop-runs`); otherwise the fix is unsafe."""
+    return "safe" if any(a.kind == "loop-runs" and a.status in ("proved", "confirmed")
+                         for a in hint.assumptions) else "unsafe"
 
 
 def runs_every_step(node, loop, parents) -> None:
@@ -46,21 +69,58 @@ def runs_every_step(node, loop, parents) -> None:
         child = parent
 
 
-def hoist_expression(module, call, parents, before=()):
+def hoist_expression(module, call, parents, before=(), moved=()):
     """Compute `call` once into a new variable just before its loop (after the statements
-    `before`) and use the variable in the loop."""
+    `moved` out of the loop body and the new statements `before`) and use the variable in
+    the loop."""
     loop = syntax.enclosing_loop(call, parents)
     runs_every_step(call, loop, parents)
     syntax.changed_by_calls(module, call)
-    func = call.func.attr.value if isinstance(call.func, cst.Attribute) else \
-        getattr(call.func, "value", "value")
-    name = syntax.fresh_name(module, f"{func}_hoisted")
+    _reads_only_moved(call, loop, moved)
+    for stmt in moved:
+        _check_movable(module, stmt, loop, parents, "computation")
+    name = syntax.fresh_name(module, f"{_base_name(call)}_hoisted")
     loop_stmt, _ = syntax.statement_of(loop, parents)
     assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
-    first, *rest = [*before, assign]
-    first = first.with_changes(leading_lines=loop_stmt.leading_lines)
+    first, *rest = [*moved, *before, assign]
+    first = first.with_changes(  # the loop's comments, then the statement's own
+        leading_lines=[*loop_stmt.leading_lines, *first.leading_lines])
+    if moved:
+        body = loop.body.with_changes(body=[s for s in loop.body.body if s not in moved])
+        loop_stmt = loop_stmt.deep_replace(loop, loop.with_changes(body=body)) \
+            if loop_stmt is not loop else loop.with_changes(body=body)
     new_loop = loop_stmt.deep_replace(call, cst.Name(name)).with_changes(leading_lines=[])
-    return module.deep_replace(loop_stmt, cst.FlattenSentinel([first, *rest, new_loop]))
+    original, _ = syntax.statement_of(loop, parents)
+    return module.deep_replace(original, cst.FlattenSentinel([first, *rest, new_loop]))
+
+
+def _base_name(node) -> str:
+    """What a hoisted value is called: the function's name, or what an operator makes."""
+    if isinstance(node, cst.Call):
+        func = node.func
+        return func.attr.value if isinstance(func, cst.Attribute) else \
+            getattr(func, "value", "value")
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
+                                                            cst.MatrixMultiply):
+        return "product"
+    return "value"
+
+
+def _reads_only_moved(node, loop, moved) -> None:
+    """Declines when `node` reads a name the loop assigns that no statement moved with it
+    sets: before the loop it would read the value from before the loop."""
+    written = syntax.loop_writes(loop)
+    if isinstance(loop, cst.For):
+        written |= syntax.names([loop.target]).loaded
+    set_by_moved = set()
+    for stmt in moved:
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    set_by_moved |= syntax.bound_names(t.target)
+    stale = sorted(syntax.names([node]).loaded & written - set_by_moved)
+    if stale:
+        raise Decline(f"it reads `{stale[0]}`, which the loop changes")
 
 
 class NotWholeStatement(Decline):  # noqa: N818
@@ -89,20 +149,53 @@ def only_around(expr, call) -> bool:
     return calls == [call]
 
 
-def hoist(module, positions, hint, what):
-    """Move `name = <call at the hint>` from a loop body to just before the loop."""
-    call = node_at(positions, hint.span, cst.Call)
+def hoist(module, positions, hint, what, kinds=cst.Call, moved=()):
+    """Move `name = <the node at the hint>` from a loop body to just before the loop, after
+    the statements `moved` with it (its invariant chain, in order)."""
+    call = node_at(positions, hint.span, kinds)
     parents = syntax.parents(module)
     stmt, block = syntax.statement_of(call, parents)
     loop = parents.get(block)
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
-        len(stmt.body) == 1 else None
-    if not (isinstance(loop, (cst.For, cst.While)) and isinstance(small, cst.Assign)
-            and len(small.targets) == 1 and only_names(small.targets[0].target)
-            and (small.value is call or only_around(small.value, call)
-                 and not syntax.names([small.value]).loaded & syntax.loop_writes(loop))):
+    if not isinstance(loop, (cst.For, cst.While)) or \
+            not _whole_assignment(stmt, call, loop):
         raise NotWholeStatement(f"only `name = {what}(...)` statements directly in the "
                                  f"loop body are hoisted")
+    _reads_only_moved(call, loop, moved)
+    for statement in [*moved, stmt]:
+        _check_movable(module, statement, loop, parents, what)
+    loop_stmt, _ = syntax.statement_of(loop, parents)
+    others = [s for s in block.body if s is not stmt and s not in moved]
+    new_body = block.with_changes(body=others or [cst.SimpleStatementLine([cst.Pass()])])
+    new_loop = loop.with_changes(body=new_body)
+    first, *rest = [*moved, stmt]
+    first = first.with_changes(  # the loop's comments, then the statement's own
+        leading_lines=[*loop_stmt.leading_lines, *first.leading_lines])
+    new_loop = new_loop.with_changes(leading_lines=[])
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([first, *rest, new_loop]))
+
+
+def _whole_assignment(stmt, node, loop) -> bool:
+    """`names = node` (or plain indexing and arithmetic around it that reads nothing the
+    loop writes), as the one statement of its line."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    return isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+        only_names(small.targets[0].target) and (
+            small.value is node or only_around(small.value, node)
+            and not syntax.names([small.value]).loaded & syntax.loop_writes(loop))
+
+
+def _check_movable(module, stmt, loop, parents, what) -> None:
+    """Declines unless the statement `name = ...`, directly in `loop`'s body, can run once
+    before the loop instead: it runs on every iteration, no call changes what it reads,
+    its targets are assigned nowhere else in the loop and read nowhere before it, and it
+    does not read the loop variable."""
+    block = parents.get(stmt)
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if parents.get(block) is not loop or not isinstance(small, cst.Assign) or \
+            len(small.targets) != 1 or not only_names(small.targets[0].target):
+        raise Decline("a statement of the chain is not `name = ...` directly in the loop body")
     body = list(block.body)
     index = body.index(stmt)
     others = body[:index] + body[index + 1:]
@@ -114,11 +207,5 @@ def hoist(module, positions, hint, what):
         if target in syntax.names(body[:index]).loaded:
             raise Decline(f"`{target}` is read in the loop before it is assigned")
     loop_targets = syntax.names([loop.target]).loaded if isinstance(loop, cst.For) else set()
-    if loop_targets & syntax.names([call]).loaded:
+    if loop_targets & syntax.names([small.value]).loaded:
         raise Decline(f"the {what} reads the loop variable")
-    loop_stmt, _ = syntax.statement_of(loop, parents)
-    new_body = block.with_changes(body=others or [cst.SimpleStatementLine([cst.Pass()])])
-    new_loop = loop.with_changes(body=new_body)
-    hoisted = stmt.with_changes(leading_lines=loop_stmt.leading_lines)
-    new_loop = new_loop.with_changes(leading_lines=[])
-    return module.deep_replace(loop_stmt, cst.FlattenSentinel([hoisted, new_loop]))

@@ -1,6 +1,7 @@
 # twist: thousands of float32 values summed: a Python float (float64) keeps precision a
 # float32 tensor loses
 # expect: HARP201 fixed
+# expect: HARP303 fixed
 import torch
 
 model = torch.nn.Identity()

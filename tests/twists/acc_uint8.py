@@ -1,5 +1,7 @@
 # twist: uint8 values summed: a Python int keeps counting, a uint8 tensor wraps at 256
 # expect: HARP201 declined "`total` starts as an int"
+# expect: HARP202 fixed
+# expect: HARP303 fixed
 import torch
 
 model = torch.nn.Identity()

@@ -1,4 +1,5 @@
 # twist: the invariant statement comes after a `continue` that skips it on every step
+# expect: HARP301 declined "a `continue` before it can skip it"
 import torch
 
 a, b = torch.randn(2, 3), torch.randn(4, 5)

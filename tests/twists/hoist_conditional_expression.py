@@ -1,5 +1,6 @@
 # twist: the invariant call is in the untaken branch of a conditional expression; run
 # before the loop it raises on a machine without CUDA
+# expect: HARP202 unsafe "it needs the loop to run at least once"
 import torch
 
 torch.manual_seed(0)

@@ -1,4 +1,5 @@
 # twist: random ops under a seed: moving one changes the seeded sequence
+# expect: HARP301 fixed
 import torch
 
 torch.manual_seed(0)

@@ -1,4 +1,5 @@
 # twist: the invariant statement only runs under a condition that is never true here
+# expect: HARP301 declined "it runs only under a condition in the loop"
 import torch
 
 torch.manual_seed(0)

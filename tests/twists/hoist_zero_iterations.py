@@ -1,4 +1,5 @@
 # twist: an invariant matmul that raises, in a loop that runs zero times
+# expect: HARP301 unsafe "it needs the loop to run at least once"
 import torch
 
 a, b = torch.randn(2, 3), torch.randn(4, 5)

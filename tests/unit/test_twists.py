@@ -32,7 +32,11 @@ def test_twist(ctx, name, tmp_path):
     declined = {}
     for h, reason in outcome.declined:
         declined.setdefault(h.id, []).append(reason)
-    for hint, what, reason in EXPECT.findall(source):
+    expected = EXPECT.findall(source)
+    seen = applied | set(declined)
+    assert seen <= {hint for hint, _, _ in expected}, \
+        f"hints the twist does not expect: {sorted(seen)} ({outcome.declined})"
+    for hint, what, reason in expected:
         if what == "fixed":
             assert hint in applied, (hint, declined.get(hint))
             continue

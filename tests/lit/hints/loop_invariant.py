@@ -22,3 +22,33 @@ for step in range(steps):
 # A handful of iterations (a constant range): hoisting saves nothing worth a hint.
 for k in range(5):
     print(torch.softmax(b, dim=0)[k])
+
+# A chain of invariant statements (a slot set once per iteration, before its reads, from
+# invariant values) is one finding, at its last computation; operators are computations.
+P = torch.randn(8, 8)
+batches = [torch.randn(8) for _ in range(100)]
+for x in batches:
+    p_inv = torch.linalg.inv(P)
+    gram = p_inv @ p_inv.T / 8  # expected-hint HARP301
+    out = x @ gram
+    centred = P - P.mean(dim=0)  # expected-hint HARP301
+    y = x @ centred
+
+# Near misses: the slot is set under a condition; changed in place; set twice. Set after
+# a read, the read before sees the previous iteration's value, the read after is invariant.
+for x in batches:
+    if x.sum() > 0:
+        q = torch.linalg.inv(P)  # expected-hint HARP301
+    z = q @ P
+for x in batches:
+    z = x @ prev
+    prev = torch.linalg.inv(P)
+    u = prev @ P  # expected-hint HARP301
+for x in batches:
+    m = P @ P.T
+    m.add_(1)
+    v = m @ x
+for x in batches:
+    s = torch.linalg.inv(P)  # expected-hint HARP301
+    s = s @ x
+    t = s @ P
