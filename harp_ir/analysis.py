@@ -118,7 +118,7 @@ ASSUMPTIONS: dict[str, str] = {
     "not-patched": "the library is not monkey-patched or shadowed at run time",
     "pure": "a function has no side effects",
     "no-alias": "an object is not changed through another name in the loop",
-    "loop-runs": "the loop runs more than once",
+    "loop-runs": "the loop runs at least once",
     "hot-loop": "the loop runs many times (it is not an outer, once-per-epoch loop)",
     "accelerator": "the benefit needs an accelerator",
     "same-graph": "TF ops are built into the same default graph every iteration",
@@ -472,13 +472,45 @@ def in_compiled_function(op: ir.Operation, compilers=("tensorflow.function",
 
 
 def loop_runs(loop: ir.Operation) -> Assumption:
-    """The assumption every in-loop hint rests on: proved where the program shows the loop
-    runs more than once (a fix that moves code out of the loop needs that)."""
-    shown = _runs_more_than_once(loop)
+    """The assumption every in-loop hint rests on, and every fix that moves code out of a
+    loop needs (before the loop the code would run even when the loop runs zero times):
+    proved where the program shows the loop runs at least once."""
+    shown = _surely_runs(loop)
     if shown:
         return Assumption("loop-runs", describe_loop(loop), "low", "proved", shown)
     return Assumption("loop-runs", describe_loop(loop), "low", "speculated",
-                      "a loop is assumed to run more than once")
+                      "a loop is assumed to run at least once")
+
+
+def _at_least(value: ir.Value, depth: int = 0) -> int | None:
+    """A lower bound on an int the program computes: an int literal, `max(...)` of
+    anything with a bound (`max(1, int(6 * scale))`), or a name stored once in its
+    scope from one."""
+    op = producer(value)
+    if op is not None and op.name == "host.load" and depth < 4:
+        stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
+        return _at_least(_unpacked(stores[0].operands[0]), depth + 1) \
+            if len(stores) == 1 else None
+    if op is not None and op.name == "host.call" and depth < 4 and \
+            string_attr(op, "qualname") == "builtins.max" and len(op.operands) > 2:
+        bounds = [b for v in list(op.operands)[1:] if (b := _at_least(v, depth + 1)) is not None]
+        return max(bounds) if bounds else None
+    found = constant_value(value)
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
+def _unpacked(value: ir.Value) -> ir.Value:
+    """The display element an unpacking target receives (`n, d = 100, 3` gives `n` the
+    100), else `value` itself."""
+    op = producer(value)
+    if op is None or op.name != "host.unpack" or op.attributes["starred"].value != -1:
+        return value
+    display = producer(op.operands[0])
+    index = next(i for i, r in enumerate(op.results) if r == value)
+    if display is not None and display.name in ("host.tuple", "host.list") and \
+            len(display.operands) == len(op.results):
+        return display.operands[index]
+    return value
 
 
 def _constant_int(value: ir.Value) -> int | None:
@@ -486,15 +518,16 @@ def _constant_int(value: ir.Value) -> int | None:
     op = producer(value)
     if op is not None and op.name == "host.load":
         stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
-        value = stores[0].operands[0] if len(stores) == 1 else None
+        value = _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
     found = constant_value(value) if value is not None else NOT_CONSTANT
     return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
-def _runs_more_than_once(loop: ir.Operation) -> str:
-    """Why `loop` surely runs more than once ("" when the program does not show it): a
-    `for` over `range` with constant bounds of two or more iterations or over a display of
-    two or more elements, or `while True`."""
+def _surely_runs(loop: ir.Operation) -> str:
+    """Why `loop` surely runs at least once ("" when the program does not show it): a
+    `for` over a non-empty display, over `range` whose stop is at least one step past a
+    constant start (`range(100)`, `range(0, n, batch)` with `n = 1000`,
+    `range(max(1, epochs))`), or `while True`."""
     if loop.name == "host.while":
         region = loop.regions[0]
         terminator = list(region.blocks[0].operations)[-1] if region.blocks else None
@@ -508,14 +541,17 @@ def _runs_more_than_once(loop: ir.Operation) -> str:
     iterable = producer(loop.operands[0])
     if iterable is None:
         return ""
-    if iterable.name in ("host.list", "host.tuple") and len(iterable.operands) >= 2:
+    if iterable.name in ("host.list", "host.tuple") and iterable.operands:
         return f"it iterates over {len(iterable.operands)} listed values"
     if iterable.name == "host.call" and string_attr(iterable, "qualname") == "builtins.range":
-        bounds = [_constant_int(v) for v in list(iterable.operands)[1:]]
-        if 1 <= len(bounds) <= 2 and None not in bounds:
-            count = bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)
-            if count >= 2:
-                return f"`range` with constant bounds runs {count} times"
+        args = list(iterable.operands)[1:]
+        if not 1 <= len(args) <= 3 or (len(args) == 3 and (_constant_int(args[2]) or 0) <= 0):
+            return ""
+        start = _constant_int(args[0]) if len(args) >= 2 else 0
+        stop = _at_least(args[1] if len(args) >= 2 else args[0])
+        if start is not None and stop is not None and stop > start:
+            times = stop - start if len(args) < 3 else 1
+            return "`range` runs at least " + ("once" if times == 1 else f"{times} times")
     return ""
 
 
