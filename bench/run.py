@@ -3,7 +3,7 @@ program in bench/programs/, then the original and the refactored program run alt
 in fresh processes, timed, and their outputs compared.
 
     python bench/run.py [PROGRAM ...] [--runs 3] [--scale 1.0] [--device cpu|cuda]
-                        [--json bench/results.json]
+                        [--assume KIND ...] [--json bench/results.json]
 
 Prints a table (median wall time of each version, speedup, the hints applied, whether the
 outputs agree), the geometric mean speedup for TensorFlow and for PyTorch, and writes the
@@ -11,7 +11,8 @@ results as JSON. A program that gets no safe fix counts as 1.00x (it is not run)
 declining an unproved fix is an outcome, not a failure. Exits 1 when a program's outputs
 differ, its refactoring fails, or a run fails. Programs read HARP_BENCH_SCALE (a factor on
 their size) and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`tf_`,
-`torch_`).
+`torch_`). `--assume KIND` passes the user's confirmation of an assumption to
+`harp refactor` (`--assume loop-runs`: the programs' loops run, as their author knows).
 """
 
 from __future__ import annotations
@@ -73,10 +74,12 @@ def run_program(path: Path, env: dict, timeout: float) -> tuple[float, str]:
     return elapsed, done.stdout
 
 
-def refactor(copy: Path) -> list[str]:
-    """Apply harp's safe fixes to `copy` in place; the ids of the hints it fixed."""
+def refactor(copy: Path, assume: list[str]) -> list[str]:
+    """Apply harp's safe fixes to `copy` in place, with the assumptions the user confirms;
+    the ids of the hints it fixed."""
+    confirmed = [arg for kind in assume for arg in ("--assume", kind)]
     done = subprocess.run([sys.executable, "-m", "harp_ir.cli.harp", "refactor", "--apply",
-                           str(copy)], capture_output=True, text=True, timeout=600)
+                           *confirmed, str(copy)], capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"harp refactor failed: {done.stderr[-800:]}")
     fixed = re.search(r": fixed (.*)$", done.stdout, re.M)
@@ -93,7 +96,7 @@ def measure(program: Path, args, env: dict) -> Result:
             copy.parent.mkdir()
             shutil.copy(program, copy)
         try:
-            result.hints = refactor(refactored)
+            result.hints = refactor(refactored, args.assume)
             if not result.hints:
                 result.outputs_agree, result.error = True, ""
                 result.note = "no safe fix (unchanged)"
@@ -147,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rtol", type=float, default=1e-3)
     p.add_argument("--atol", type=float, default=1e-4)
     p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("--assume", action="append", default=[], metavar="KIND",
+                   help="an assumption the user confirms, passed to harp refactor")
     args = p.parse_args(argv)
     programs = [Path(n) if n.endswith(".py") else PROGRAMS / f"{n}.py"
                 for n in args.programs] or sorted(PROGRAMS.glob("*.py"))
@@ -171,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.json).write_text(json.dumps({
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}",
         "runs": args.runs, "scale": args.scale, "device": args.device,
+        "assume": args.assume,
         "geomean_speedup": {fw: finite(m) for fw, m in means.items()},
         "programs": [{**asdict(r), "speedup": finite(r.speedup)} for r in results],
     }, indent=2) + "\n")
