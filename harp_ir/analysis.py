@@ -137,6 +137,7 @@ ASSUMPTIONS: dict[str, str] = {
     "accumulated-only": "the loop only accumulates a synced value, never uses it on the host",
     "loading-cost": "loading and copying batches is a noticeable part of a training step",
     "random-stream": "a program does not rely on the exact random numbers it draws",
+    "history-unread": "a tensor's autograd history (`grad_fn`, shown when printed) is not read",
     "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
 }
 RISKS = ("low", "medium", "high")
