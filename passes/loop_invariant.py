@@ -171,7 +171,11 @@ RULE = Rule(
         apply=hoist.fix_loop_invariant,
         summary="safe when the loop surely runs, else unsafe",
         rewrite="the invariant computation moves before the loop: the whole `name = ...` "
-                "statement, or the sub-expression into a new variable",
+                "statement, or the sub-expression into a new variable, with the invariant "
+                "statements it reads, in order (`w_inv = inv(W)` then `proj = w_inv @ V`); "
+                "safe when the program shows the loop runs (`range(100)`, `range(0, n, b)` "
+                "with constant `n`, `max(1, ...)`, a display, `while True`), else "
+                "`--unsafe-fixes` or `--assume loop-runs`",
         declines="as HARP202",
         safety=hoist.loop_runs_safety,
         unsafe_because=hoist.ZERO_TRIPS,

@@ -82,6 +82,9 @@ class Lowerer:
         self.frameworks: set[str] = set()
         self.dynamic: list[tuple[str, str, cst.CSTNode]] = []  # (feature, detail, node)
         self.tf1 = tf1_evidence(tree, source)
+        #: TF1 graph mode: the module reaches tensorflow.compat.v1 (its tensors' methods
+        #: are TF1 variables' and tensors': `v.assign(x)` builds an op)
+        self.graph_mode = False
 
     # --- building blocks -------------------------------------------------------------
 
@@ -455,6 +458,7 @@ class Lowerer:
             attrs.pop("qualname")
         op = self.op("host.import", node, results=1, attrs=attrs)
         if not level:
+            self.graph_mode = self.graph_mode or qualname.startswith("tensorflow.compat.v1")
             fw = framework_of(qualname)
             if fw:
                 self.frameworks.add(fw)
@@ -756,7 +760,9 @@ class Lowerer:
         if rf.kind in ("library", "class") and rf.qualname:
             fact = self.library_fact(f"{rf.qualname}.{name}")
         elif rf.kind in ("tensor", "module", "optimizer", "session") and rf.framework:
-            api = self.catalogue.method(rf.framework, name, rf.kind)
+            api = self.catalogue.method("tf1", name, rf.kind) \
+                if self.graph_mode and rf.framework == "tf" else None
+            api = api or self.catalogue.method(rf.framework, name, rf.kind)
             if api is not None:
                 fact = Fact("library", rf.framework, rf.status, rf.reason, api.qualname)
         elif rf.kind == "unknown":

@@ -23,3 +23,12 @@ for step in range(5):
 layers = []
 for i in range(3):
     layers.append(tf.Variable(tf.zeros([4, 4])))
+# A variable's assign method builds an op too (`global_step.assign(i).eval()`).
+global_step = tf.Variable(0, trainable=False)
+for i in range(5):
+    sess.run(y, {x_ph: np.ones((2, 4))})
+    global_step.assign(i).eval(session=sess)  # expected-hint HARP101
+# Near miss: the update op built once and run in the loop.
+increment = global_step.assign_add(1)
+for i in range(5):
+    sess.run([y, increment], {x_ph: np.ones((2, 4))})
