@@ -17,10 +17,13 @@ import libcst as cst
 from harp_ir.analysis import (
     SESSION_RUN,
     Assumption,
+    called_function,
     describe_loop,
     loop_runs,
     loops_around,
     record_hint,
+    same_op,
+    span,
     string_attr,
     walk,
 )
@@ -36,25 +39,87 @@ def _runs_graph(loop) -> bool:
                for op in walk(loop))
 
 
+def _builds_in(func, depth: int = 0):
+    """The first graph construction that calling `func` (a function of this file) runs,
+    through the functions it calls (three deep), or None."""
+    for op in walk(func):
+        if op.name != "host.call":
+            continue
+        if string_attr(op, "effect") == "graph_build":
+            return op
+        callee = called_function(op) if depth < 3 else None
+        found = _builds_in(callee, depth + 1) if callee is not None and \
+            not same_op(callee, func) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _side_effect(func, depth: int = 0) -> str:
+    """What calling `func` does besides building graph ops and pure computation (a call
+    with another effect, a global store, a write to an object it did not create), as
+    "line N", or "" when nothing: then building once before the loop is the same."""
+    for op in walk(func):
+        other = op.name == "host.call" and string_attr(op, "effect") not in (
+            "graph_build", "pure") or op.name == "host.store" and string_attr(
+            op, "scope") in ("global", "nonlocal") or op.name in (
+            "host.setattr", "host.setitem", "host.delitem", "host.yield_value", "host.await")
+        callee = called_function(op) if op.name == "host.call" else None
+        if callee is not None and depth < 3 and not same_op(callee, func):
+            other = bool(_side_effect(callee, depth + 1))
+        if other:
+            where = span(op.location)
+            return f"line {where.line}" if where else "its body"
+    return ""
+
+
+def _builds_only(func) -> Assumption:
+    name = f"{string_attr(func, 'sym_name')}()"
+    other = _side_effect(func)
+    if not other:
+        return Assumption("pure", name, "low", "proved",
+                          "it only builds graph ops and computes on values")
+    return Assumption("pure", name, "medium", "speculated",
+                      f"it does more than build graph ops ({other}): moved before the "
+                      f"loop, that runs once")
+
+
+def _hoist_safety(hint) -> str:
+    """A hoist needs the loop to run; a function of the file moved with it must only
+    build graph ops."""
+    return hoist.loop_runs_safety(hint) if all(
+        a.status in ("proved", "confirmed") for a in hint.assumptions if a.kind == "pure") \
+        else "unsafe"
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
-        if op.name != "host.call" or string_attr(op, "effect") != "graph_build":
+        if op.name != "host.call":
+            continue
+        built = op if string_attr(op, "effect") == "graph_build" else None
+        func = called_function(op) if built is None else None
+        built = _builds_in(func) if func is not None else built
+        if built is None:
             continue
         loop = next((lp for lp in loops_around(op) if _runs_graph(lp)), None)
         if loop is None:
             continue
-        what = string_attr(op, "qualname").replace("tensorflow.compat.v1", "tf")
-        message = (f"`{what}` adds nodes to the graph on every iteration of "
+        what = "`" + string_attr(built, "qualname").replace("tensorflow.compat.v1", "tf") + "`"
+        if func is not None:  # a function of the file that builds ops, called in the loop
+            where = span(built.location)
+            line = f" at line {where.line}" if where else ""
+            what = f"`{string_attr(func, 'sym_name')}()` (it calls {what}{line})"
+        message = (f"{what} adds nodes to the graph on every iteration of "
                    f"{describe_loop(loop)}, which also runs the graph: the graph and every "
                    f"`run` grow with the loop; build it once before the loop and feed the "
                    f"changing values through placeholders")
         record_hint(op, HINT, message, [
-            Assumption("library", string_attr(op, "qualname"), "low", "proved",
+            Assumption("library", string_attr(built, "qualname"), "low", "proved",
                        "the name resolves to tensorflow.compat.v1"),
             Assumption("same-graph", describe_loop(loop), "medium", "speculated",
                        "the loop does not build into a fresh tf.Graph each iteration"),
             loop_runs(loops_around(op)[0]),  # the loop a fix moves it out of
-        ])
+        ] + ([_builds_only(func)] if func is not None else []))
 
 
 # --- the fix ------------------------------------------------------------------------------
@@ -131,8 +196,9 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP101",
         name="graph-built-in-loop",
-        finds="TF graph construction (op constructors, `tf.Variable`, optimizers, savers, "
-              "initializers, `tf.gradients`) inside a Python loop that also runs the graph",
+        finds="TF graph construction (op constructors, `tf.Variable` and its `assign`, "
+              "optimizers, savers, initializers, `tf.gradients`, or a function of the file that "
+              "builds ops) inside a Python loop that also runs the graph",
         why="every iteration adds ops to the graph, so the graph (and the session's memory) "
             "grows without bound and each `run` gets slower",
         refactoring="build the graph once before the loop; feed the changing values",
@@ -142,16 +208,19 @@ RULE = Rule(
         after="y = tf.matmul(x_ph, w)\n"
               "for x in batches:\n"
               "    sess.run(y, {x_ph: x})\n",
-        assumptions=("library", "same-graph", "loop-runs"),
+        assumptions=("library", "same-graph", "loop-runs", "pure"),
     ),
     fix=Fix(
         apply=fix_graph_built_in_loop,
         summary="safe when the loop surely runs, else unsafe",
         rewrite="TF1 ops built in the loop are built once before it (the `name = ...` statement,"
                 " or the sub-expression into a new variable); `sess.run(tf.assign(w, v))` with "
-                "`v` new each iteration gets a placeholder fed with `v`",
+                "`v` new each iteration gets a placeholder fed with `v`; a call of a function "
+                "of the file moves only when the function does nothing but build ops (else "
+                "`--unsafe-fixes`)",
         declines="the construction reads another value the loop changes",
-        safety=hoist.loop_runs_safety,
-        unsafe_because=hoist.ZERO_TRIPS,
+        safety=_hoist_safety,
+        unsafe_because=hoist.ZERO_TRIPS + ", or a function it calls does more than build "
+                                         "graph ops",
     ),
 )

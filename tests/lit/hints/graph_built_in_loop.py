@@ -32,3 +32,25 @@ for i in range(5):
 increment = global_step.assign_add(1)
 for i in range(5):
     sess.run([y, increment], {x_ph: np.ones((2, 4))})
+
+
+# A function of the file that builds ops, called in the loop, builds them every iteration.
+def generator(z):
+    return tf.sigmoid(tf.matmul(z, w))
+
+
+def discriminator_loss(z):
+    return tf.reduce_mean(generator(z))  # through a second function
+
+
+def batch_of(n):
+    return np.ones((n, 4))  # numpy only: builds nothing
+
+
+for i in range(5):
+    sess.run(generator(x_ph), {x_ph: batch_of(2)})  # expected-hint HARP101
+    sess.run(discriminator_loss(x_ph), {x_ph: batch_of(2)})  # expected-hint HARP101
+# Near miss: built once by the function, outside the loop.
+sample = generator(x_ph)
+for i in range(5):
+    sess.run(sample, {x_ph: batch_of(2)})
