@@ -13,14 +13,18 @@ under a fresh `tf.Graph()` per iteration.
 from __future__ import annotations
 
 import libcst as cst
+from torch_mlir import ir
 
 from harp_ir.analysis import (
     SESSION_RUN,
     Assumption,
+    call_arguments,
     called_function,
+    calls_of,
     describe_loop,
     loop_runs,
     loops_around,
+    producer,
     record_hint,
     same_op,
     span,
@@ -34,9 +38,37 @@ from harp_ir.rules import Fix, HintSpec, Rule
 HINT = "HARP101"
 
 
-def _runs_graph(loop) -> bool:
-    return any(op.name == "host.call" and string_attr(op, "qualname") == SESSION_RUN
-               for op in walk(loop))
+def _session_parameter_run(call, func) -> bool:
+    """`session.run(...)` in `func` on its parameter `session`, which every call of `func`
+    in the file passes a `tf.Session` (the session's kind flows into the callee)."""
+    if func.name != "host.func" or string_attr(call, "method") != "run":
+        return False
+    receiver = string_attr(call, "harp.receiver")
+    params = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])]
+    if receiver not in params:
+        return False
+    index = params.index(receiver)
+    calls = calls_of(func)
+    return bool(calls) and all(
+        len(arguments := call_arguments(c)) > index and arguments[index][0] == "" and
+        producer(arguments[index][1]) is not None and
+        string_attr(producer(arguments[index][1]), "harp.kind") == "session"
+        for c in calls)
+
+
+def _runs_graph(region, depth: int = 0) -> bool:
+    """Whether running `region` runs the graph: a `Session.run` in it or in a function of
+    the file it calls (three deep)."""
+    for op in walk(region):
+        if op.name != "host.call":
+            continue
+        if string_attr(op, "qualname") == SESSION_RUN or _session_parameter_run(op, region):
+            return True
+        callee = called_function(op) if depth < 3 else None
+        if callee is not None and not same_op(callee, region) and \
+                _runs_graph(callee, depth + 1):
+            return True
+    return False
 
 
 def _builds_in(func, depth: int = 0):
@@ -92,7 +124,36 @@ def _hoist_safety(hint) -> str:
         else "unsafe"
 
 
+def _graph_loop(call):
+    """The loop around `call` (in its scope) that also runs the graph, or None."""
+    return next((lp for lp in loops_around(call) if _runs_graph(lp)), None)
+
+
+def _report_in_callee(func, built, loop, reported: set) -> None:
+    """A function that builds `built` and runs the graph itself, called only in loops:
+    the op must move out of the function, so the hint goes on the construction, naming
+    the function and the loop. (A function that returns what it builds is reported at
+    the call, which moves before the loop.)"""
+    if any(same_op(built, r) for r in reported):
+        return
+    reported.add(built)
+    qualname = string_attr(built, "qualname")
+    name = string_attr(func, "sym_name")
+    message = (f"`{qualname.replace('tensorflow.compat.v1', 'tf')}` adds nodes to the graph "
+               f"every time `{name}()` runs, and `{name}()` is called in "
+               f"{describe_loop(loop)}, which also runs the graph: the graph and every `run` "
+               f"grow with the loop; build the op once, outside `{name}`, and run it there")
+    record_hint(built, HINT, message, [
+        Assumption("library", qualname, "low", "proved",
+                   "the name resolves to tensorflow.compat.v1"),
+        Assumption("same-graph", describe_loop(loop), "medium", "speculated",
+                   "the loop does not build into a fresh tf.Graph each iteration"),
+        loop_runs(loop),
+    ])
+
+
 def run(module, pass_=None) -> None:
+    reported: set = set()
     for op in walk(module):
         if op.name != "host.call":
             continue
@@ -101,8 +162,12 @@ def run(module, pass_=None) -> None:
         built = _builds_in(func) if func is not None else built
         if built is None:
             continue
-        loop = next((lp for lp in loops_around(op) if _runs_graph(lp)), None)
+        loop = _graph_loop(op)
         if loop is None:
+            continue
+        if func is not None and _runs_graph(func) and \
+                all(_graph_loop(c) is not None for c in calls_of(func)):
+            _report_in_callee(func, built, loop, reported)
             continue
         what = "`" + string_attr(built, "qualname").replace("tensorflow.compat.v1", "tf") + "`"
         if func is not None:  # a function of the file that builds ops, called in the loop
@@ -130,6 +195,9 @@ def fix_graph_built_in_loop(module, positions, hint):
     call = node_at(positions, hint.span, cst.Call)
     parents = syntax.parents(module)
     loop = syntax.enclosing_loop(call, parents)
+    if loop is None:
+        raise Decline("the op is built in a function the loop calls: building it once "
+                      "outside the function changes what the function's callers pass")
     changing = syntax.names([call]).loaded & syntax.loop_writes(loop)
     if not changing:
         try:

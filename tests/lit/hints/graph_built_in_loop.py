@@ -54,3 +54,15 @@ for i in range(5):
 sample = generator(x_ph)
 for i in range(5):
     sess.run(sample, {x_ph: batch_of(2)})
+
+
+# A function that builds an op and runs it itself, called only in the loop: the hint is on
+# the construction, inside the function.
+def sync_target(session):
+    session.run(tf.assign(w, tf.zeros([4, 1])))  # expected-hint HARP101
+
+
+for i in range(5):
+    sess.run(y, {x_ph: batch_of(2)})
+    if i % 2 == 0:
+        sync_target(sess)
