@@ -56,6 +56,17 @@ def _session_parameter_run(call, func) -> bool:
         for c in calls)
 
 
+#: per run of the pass: what a loop or function was found to do (a call site asks again)
+_MEMO: dict = {}
+
+
+def _memo(compute, op):
+    key = (compute.__name__, op)
+    if key not in _MEMO:
+        _MEMO[key] = compute(op)
+    return _MEMO[key]
+
+
 def _runs_graph(region, depth: int = 0) -> bool:
     """Whether running `region` runs the graph: a `Session.run` in it or in a function of
     the file it calls (three deep)."""
@@ -126,7 +137,8 @@ def _hoist_safety(hint) -> str:
 
 def _graph_loop(call):
     """The loop around `call` (in its scope) that also runs the graph, or None."""
-    return next((lp for lp in loops_around(call) if _runs_graph(lp)), None)
+    return next((lp for lp in loops_around(call)
+                 if _memo(_runs_graph, lp)), None)
 
 
 def _report_in_callee(func, built, loop, reported: set) -> None:
@@ -153,19 +165,20 @@ def _report_in_callee(func, built, loop, reported: set) -> None:
 
 
 def run(module, pass_=None) -> None:
+    _MEMO.clear()
     reported: set = set()
     for op in walk(module):
         if op.name != "host.call":
             continue
         built = op if string_attr(op, "effect") == "graph_build" else None
         func = called_function(op) if built is None else None
-        built = _builds_in(func) if func is not None else built
+        built = _memo(_builds_in, func) if func is not None else built
         if built is None:
             continue
         loop = _graph_loop(op)
         if loop is None:
             continue
-        if func is not None and _runs_graph(func) and \
+        if func is not None and _memo(_runs_graph, func) and \
                 all(_graph_loop(c) is not None for c in calls_of(func)):
             _report_in_callee(func, built, loop, reported)
             continue
