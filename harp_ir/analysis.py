@@ -489,9 +489,8 @@ def _at_least(value: ir.Value, depth: int = 0) -> int | None:
     scope from one."""
     op = producer(value)
     if op is not None and op.name == "host.load" and depth < 4:
-        stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
-        return _at_least(_unpacked(stores[0].operands[0]), depth + 1) \
-            if len(stores) == 1 else None
+        stored = _stored_once(op)
+        return _at_least(stored, depth + 1) if stored is not None else None
     if op is not None and op.name == "host.call" and depth < 4 and \
             string_attr(op, "qualname") == "builtins.max" and len(op.operands) > 2:
         bounds = [b for v in list(op.operands)[1:] if (b := _at_least(v, depth + 1)) is not None]
@@ -514,12 +513,18 @@ def _unpacked(value: ir.Value) -> ir.Value:
     return value
 
 
+def _stored_once(load: ir.Operation) -> ir.Value | None:
+    """What a name is bound to when its scope stores it once (through an unpacking of a
+    display), else None."""
+    stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
+    return _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
+
+
 def _constant_int(value: ir.Value) -> int | None:
     """An int literal, or a name stored once in its scope from one."""
     op = producer(value)
     if op is not None and op.name == "host.load":
-        stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
-        value = _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
+        value = _stored_once(op)
     found = constant_value(value) if value is not None else NOT_CONSTANT
     return found if isinstance(found, int) and not isinstance(found, bool) else None
 

@@ -67,35 +67,33 @@ def _memo(compute, op):
     return _MEMO[key]
 
 
-def _runs_graph(region, depth: int = 0) -> bool:
-    """Whether running `region` runs the graph: a `Session.run` in it or in a function of
-    the file it calls (three deep)."""
+def _first_call(region, hit, depth: int = 0):
+    """The first call that running `region` makes, in it or in a function of the file it
+    calls (three deep), for which `hit(call, function holding it)` holds, or None."""
     for op in walk(region):
         if op.name != "host.call":
             continue
-        if string_attr(op, "qualname") == SESSION_RUN or _session_parameter_run(op, region):
-            return True
-        callee = called_function(op) if depth < 3 else None
-        if callee is not None and not same_op(callee, region) and \
-                _runs_graph(callee, depth + 1):
-            return True
-    return False
-
-
-def _builds_in(func, depth: int = 0):
-    """The first graph construction that calling `func` (a function of this file) runs,
-    through the functions it calls (three deep), or None."""
-    for op in walk(func):
-        if op.name != "host.call":
-            continue
-        if string_attr(op, "effect") == "graph_build":
+        if hit(op, region):
             return op
         callee = called_function(op) if depth < 3 else None
-        found = _builds_in(callee, depth + 1) if callee is not None and \
-            not same_op(callee, func) else None
+        found = _first_call(callee, hit, depth + 1) if callee is not None and \
+            not same_op(callee, region) else None
         if found is not None:
             return found
     return None
+
+
+def _runs_graph(region) -> bool:
+    """Whether running `region` runs the graph: a `Session.run` in it or in a function of
+    the file it calls."""
+    return _first_call(region, lambda op, holder: string_attr(op, "qualname") == SESSION_RUN
+                       or _session_parameter_run(op, holder)) is not None
+
+
+def _builds_in(func):
+    """The first graph construction that calling `func` (a function of this file) runs,
+    through the functions it calls, or None."""
+    return _first_call(func, lambda op, holder: string_attr(op, "effect") == "graph_build")
 
 
 def _side_effect(func, depth: int = 0) -> str:
