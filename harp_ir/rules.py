@@ -34,6 +34,11 @@ class HintSpec:
         return f"{DOCS}#{self.id.lower()}-{self.name}"
 
 
+def established(assumption) -> bool:
+    """An assumption a safe fix may rest on: proved on the IR or confirmed by the user."""
+    return assumption.status in ("proved", "confirmed")
+
+
 def always_safe(hint) -> str:
     return "safe"
 

@@ -33,7 +33,7 @@ from harp_ir.analysis import (
 )
 from harp_ir.codemods import Decline, hoist, node_at, syntax
 from harp_ir.frontend.names import dotted_name
-from harp_ir.rules import Fix, HintSpec, Rule
+from harp_ir.rules import Fix, HintSpec, Rule, established
 
 HINT = "HARP101"
 
@@ -129,7 +129,7 @@ def _hoist_safety(hint) -> str:
     """A hoist needs the loop to run; a function of the file moved with it must only
     build graph ops."""
     return hoist.loop_runs_safety(hint) if all(
-        a.status in ("proved", "confirmed") for a in hint.assumptions if a.kind == "pure") \
+        established(a) for a in hint.assumptions if a.kind == "pure") \
         else "unsafe"
 
 

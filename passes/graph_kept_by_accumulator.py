@@ -34,7 +34,7 @@ from harp_ir.analysis import (
     walk,
 )
 from harp_ir.codemods import node_at
-from harp_ir.rules import Fix, HintSpec, Rule
+from harp_ir.rules import Fix, HintSpec, Rule, established
 
 HINT = "HARP504"
 #: what a use of the accumulator may do without reading its autograd history
@@ -161,7 +161,7 @@ def fix_detach(module, positions, hint):
 
 
 def _history_safety(hint) -> str:
-    return "safe" if all(a.status in ("proved", "confirmed") for a in hint.assumptions
+    return "safe" if all(established(a) for a in hint.assumptions
                          if a.kind == "history-unread") else "unsafe"
 
 

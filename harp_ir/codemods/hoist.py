@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.rules import established
 
 #: the nodes an invariant computation can be: a call, or an operator on tensors
 COMPUTATIONS = (cst.Call, cst.BinaryOperation, cst.UnaryOperation)
@@ -39,7 +40,7 @@ def loop_runs_safety(hint) -> str:
     targets set after the loop. The move keeps what the program computes when the loop
     runs at least once: proved by the program (`range(100)`, `while True`) or confirmed by
     the user (`--assume loop-runs`); otherwise the fix is unsafe."""
-    return "safe" if any(a.kind == "loop-runs" and a.status in ("proved", "confirmed")
+    return "safe" if any(a.kind == "loop-runs" and established(a)
                          for a in hint.assumptions) else "unsafe"
 
 
