@@ -32,6 +32,7 @@ class GraphOp:
     framework: str  # torch or tf
     op: str  # torch.aten.relu, tf.Relu
     params: tuple[str, ...]
+    results: int = 1  # `torch.max(x, 1)` gives (values, indices)
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ class Catalogue:
     kind_class: dict[str, str]
     #: calls whose result is new memory (writing into it changes nothing else)
     fresh_allocations: frozenset[str] = frozenset()
-    #: qualified name -> the dialect op it lowers to
-    graph_ops: dict[str, GraphOp] = field(default_factory=dict)
+    #: qualified name -> the dialect ops it lowers to, one per overload, tried in order
+    graph_ops: dict[str, tuple[GraphOp, ...]] = field(default_factory=dict)
 
     def lookup(self, qualname: str | None) -> Api | None:
         return self.apis.get(qualname) if qualname else None
@@ -85,14 +86,15 @@ def load() -> Catalogue:
         for name in group["names"]:
             entry = {"effect": group["effect"], "returns": group.get("returns", "unknown")}
             _flatten({name: entry}, group["module"], apis)
-    graph_ops: dict[str, GraphOp] = {}
+    graph_ops: dict[str, tuple[GraphOp, ...]] = {}
     for table in graph_tables:
         for qualname, op in table["ops"].items():
-            if qualname in graph_ops or qualname not in apis:
+            spec = GraphOp(qualname, table["framework"], op, tuple(table["params"]),
+                           table.get("results", 1))
+            if qualname not in apis or spec in graph_ops.get(qualname, ()):
                 raise ValueError(f"api_catalogue.toml: graph op for {qualname}: listed twice "
                                  f"or not a catalogued API")
-            graph_ops[qualname] = GraphOp(qualname, table["framework"], op,
-                                          tuple(table["params"]))
+            graph_ops[qualname] = (*graph_ops.get(qualname, ()), spec)
     return Catalogue(
         apis=apis,
         tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),

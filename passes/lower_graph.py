@@ -2,26 +2,34 @@
 computation graph).
 
 Rewrites: every `host.call` of a graph computation the API catalogue maps (`[[graph]]` in
-api_catalogue.toml) and every tensor operator (`a @ w + b`) into the real dialect op:
-`torch.aten.*` ops with `!torch.vtensor` types (verified by the registered torch dialect;
-shapes and the dtype filled in where the source makes them known, as for
+api_catalogue.toml, one table per overload: `torch.max(x)`, `torch.max(x, 1)`,
+`torch.max(x, y)`) and every tensor operator (`a @ w + b`, `1 - p`) into the real dialect
+op: `torch.aten.*` ops with `!torch.vtensor` types (verified by the registered torch
+dialect; shapes and the dtype filled in where the source makes them known, as for
 `torch.zeros(4, 3)`) and TensorFlow ops in generic form (`"tf.MatMul"`, unregistered, with
-`tensor<*xf32>` types). Host values enter the graph through `host.to_graph` and results
-come back through `host.from_graph`, which keeps the call's facts (`harp.kind`, ...), so
-every crossing is an op; a graph value used by the next graph op stays in the graph.
-Scalar arguments become the constants the dialect expects (`torch.constant.int`,
-`"tf.Const"`); reductions over all axes use `tf.Range(0, tf.Rank(x), 1)`.
+`tensor<*xf32>` types). Host values enter the graph through `host.to_graph`, typed as the
+op takes them (a tensor, `!torch.int` for a size or dimension the host computes,
+`!torch.Device`, a list), and results come back through `host.from_graph`, which keeps
+the call's facts (`harp.kind`, ...), so every crossing is an op; a graph value used by the
+next graph op stays in the graph. Constant arguments become the dialect's constants
+(`torch.constant.int`, `"tf.Const"`); reductions over all axes use
+`tf.Range(0, tf.Rank(x), 1)`. Operators follow what the framework dispatches: a number on
+the right takes the `.Scalar` op, a number on the left the reflected operator (`2 - t` is
+`rsub(t, 2)`), a host value of unknown kind is wrapped as a tensor (as PyTorch and TF wrap
+a Python number).
 
-Keeps: a call whose arguments do not fit the op (a value that is not a constant where the
-op needs one, an unknown keyword, `*args`) stays a `host.call` with its qualified name
-and effect. The analysis passes read host calls, so `harp analyze` runs them before this
-pass; run it with `harp-opt --harp-lower-graph` or `harp import --graph`.
+Keeps: a call whose arguments fit no overload (an unknown keyword, `*args`, a string where
+a shape belongs) stays a `host.call` with its qualified name and effect. The analysis
+passes read host calls, so `harp analyze` runs them before this pass; run it with
+`harp-opt --harp-lower-graph` or `harp import --graph`.
 
 Assumes: the qualified name resolves to the library (as every hint does) and an unknown
 TF dtype is float32 in the types (tf ops are unregistered; the dtype is not checked).
 """
 
 from __future__ import annotations
+
+import ast
 
 from torch_mlir import ir
 
@@ -62,60 +70,122 @@ def _type(text: str) -> ir.Type:
     return ir.Type.parse(text)
 
 
+#: host scalar kinds -> the type a host value of that kind has in the graph
+_SCALAR_TYPES = {
+    "torch": {"int": "!torch.int", "float": "!torch.float", "scalar": "!torch.number",
+              "bool": "!torch.bool", "str": "!torch.str", "ints": "!torch.list<int>",
+              "tensors": "!torch.list<vtensor>", "device": "!torch.Device",
+              "dtype": "!torch.int"},
+    "tf": {"int": "tensor<i32>", "float": "tensor<f32>", "scalar": "tensor<f32>",
+           "bool": "tensor<i1>", "ints": "tensor<?xi32>"},
+}
+#: torch dtypes -> c10::ScalarType, the integer the aten ops take as `dtype`
+_TORCH_DTYPES = {
+    "uint8": 0, "int8": 1, "int16": 2, "short": 2, "int32": 3, "int": 3, "int64": 4,
+    "long": 4, "float16": 5, "half": 5, "float32": 6, "float": 6, "float64": 7,
+    "double": 7, "complex64": 9, "cfloat": 9, "complex128": 10, "cdouble": 10, "bool": 11,
+    "bfloat16": 15,
+}
+#: tf dtypes -> the element type of the tensor type
+_TF_DTYPES = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16",
+              "int32": "i32", "int64": "i64", "int8": "i8", "int16": "i16", "uint8": "ui8",
+              "bool": "i1", "complex64": "complex<f32>", "complex128": "complex<f64>"}
+#: torch loss `reduction` strings -> the integer the aten ops take
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
 class _Builder:
-    """Creates graph ops before `anchor`, at its location."""
+    """Creates graph ops before `anchor`, at its location. `strict`: a parameter accepts
+    only values known to be of its kind (the first try over a call's overloads)."""
 
-    def __init__(self, anchor: ir.Operation, framework: str):
-        self.anchor, self.framework = anchor, framework
+    def __init__(self, anchor: ir.Operation, framework: str, strict: bool = False):
+        self.anchor, self.framework, self.strict = anchor, framework, strict
         self.ip, self.loc = ir.InsertionPoint(anchor), anchor.location
+        self.element = ""  # a TF result's element type, when a `dtype` argument says it
 
-    def create(self, name, operands, result, attrs=None) -> ir.Value:
-        op = ir.Operation.create(name, results=[_type(result)], operands=list(operands),
-                                 attributes=attrs or {}, loc=self.loc, ip=self.ip)
-        return op.result
+    def create(self, name, operands, result, attrs=None, results=1) -> ir.Operation:
+        return ir.Operation.create(name, results=[_type(result)] * results,
+                                   operands=list(operands), attributes=attrs or {},
+                                   loc=self.loc, ip=self.ip)
+
+    def value(self, name, operands, result, attrs=None) -> ir.Value:
+        return self.create(name, operands, result, attrs).result
+
+    def enter(self, value: ir.Value, type_: str) -> ir.Value:
+        """A host value entering the graph as `type_`."""
+        return self.value("host.to_graph", [value], type_,
+                          {"framework": ir.StringAttr.get(self.framework)})
 
     # --- values -----------------------------------------------------------------------
 
     def tensor(self, value: ir.Value) -> ir.Value:
-        """The graph value of a host value: through `host.to_graph`, or the graph value a
-        `host.from_graph` of this framework brought back."""
+        """The graph value of a tensor argument: the graph value a `host.from_graph` of
+        this framework brought back, a constant number as the framework wraps it (PyTorch
+        passes `t * 2` to `mul.Tensor` with 2 as a wrapped-number tensor), or the host
+        value through `host.to_graph` (a value of unknown kind is wrapped the same way
+        when it is a number)."""
         origin = producer(value)
         if origin is not None and origin.name == "host.from_graph" and \
                 string_attr(origin, "framework") == self.framework:
             return origin.operands[0]
-        if origin is not None and origin.name == "host.constant":
-            raise _NoFit("a constant where a tensor is expected")
-        return self.create("host.to_graph", [value], self.tensor_type(),
-                           {"framework": ir.StringAttr.get(self.framework)})
+        if not _is_tensor(value):
+            number = _const(value)
+            if self.strict or number is not NOT_CONSTANT and (
+                    not isinstance(number, (int, float)) or isinstance(number, bool)):
+                raise _NoFit("not a tensor")
+            if number is not NOT_CONSTANT:
+                if self.framework == "tf":
+                    return self.tf_constant(number)
+                return self.value("torch.prim.NumToTensor.Scalar",
+                                  [self.constant("scalar", number)], "!torch.vtensor")
+        return self.enter(value, self.tensor_type())
 
     def tensor_type(self, dtype: str = "") -> str:
         if self.framework == "torch":
             return "!torch.vtensor"
-        return f"tensor<*x{dtype or 'f32'}>"
+        return f"tensor<*x{dtype or self.element or 'f32'}>"
+
+    def scalar(self, kind: str, value: ir.Value) -> ir.Value:
+        """A number, bool or string argument: a dialect constant, or the host value."""
+        if _is_tensor(value):
+            raise _NoFit("a tensor where a number is expected")
+        python = _const(value)
+        if python is not NOT_CONSTANT:
+            if python is None:
+                raise _NoFit("None where a value is expected")
+            if kind in ("int", "bool") and not isinstance(python, (int, bool)) or \
+                    kind in ("float", "scalar") and not isinstance(python, (int, float)) or \
+                    kind == "str" and not isinstance(python, str):
+                raise _NoFit(f"a {type(python).__name__} where {kind} is expected")
+            return self.constant(kind, python)
+        if self.strict and value_kind(value) != "scalar" or \
+                kind not in _SCALAR_TYPES[self.framework]:
+            raise _NoFit(f"a host value where a constant {kind} is expected")
+        return self.enter(value, _SCALAR_TYPES[self.framework][kind])
 
     def constant(self, kind: str, value) -> ir.Value:
         if self.framework == "tf":
             return self.tf_constant(value)
         if value is None:
-            return self.create("torch.constant.none", [], "!torch.none")
+            return self.value("torch.constant.none", [], "!torch.none")
         if kind == "bool" or isinstance(value, bool):
-            return self.create("torch.constant.bool", [], "!torch.bool",
-                               {"value": ir.BoolAttr.get(value)})
+            return self.value("torch.constant.bool", [], "!torch.bool",
+                              {"value": ir.BoolAttr.get(value)})
         if kind == "str":
-            return self.create("torch.constant.str", [], "!torch.str",
-                               {"value": ir.StringAttr.get(value)})
+            return self.value("torch.constant.str", [], "!torch.str",
+                              {"value": ir.StringAttr.get(value)})
         if isinstance(value, float):
-            return self.create("torch.constant.float", [], "!torch.float",
-                               {"value": ir.FloatAttr.get_f64(value)})
-        return self.create("torch.constant.int", [], "!torch.int",
-                           {"value": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                        value)})
+            return self.value("torch.constant.float", [], "!torch.float",
+                              {"value": ir.FloatAttr.get_f64(value)})
+        return self.value("torch.constant.int", [], "!torch.int",
+                          {"value": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                       value)})
 
     def tf_constant(self, value) -> ir.Value:
         """A `tf.Const` built from typed attributes (no text to parse: `1e-07`, `inf`)."""
         with ir.Location.unknown():
             attr = self._tf_value(value)
-        return self.create("tf.Const", [], str(attr.type), {"value": attr})
+        return self.value("tf.Const", [], str(attr.type), {"value": attr})
 
     @staticmethod
     def _tf_value(value) -> ir.DenseElementsAttr:
@@ -133,22 +203,123 @@ class _Builder:
             attr = ir.DenseElementsAttr.get_splat(shaped, ir.IntegerAttr.get(i32, int(value)))
         return attr
 
-    def int_list(self, values: list[int]) -> ir.Value:
+    def int_list(self, values: list) -> ir.Value:
+        """A list of ints, each a Python int or a host value (`x.view(n, -1)`)."""
         if self.framework == "tf":
             return self.tf_constant(values)
-        items = [self.constant("int", v) for v in values]
-        return self.create("torch.prim.ListConstruct", items, "!torch.list<int>")
+        items = [self.constant("int", v) if isinstance(v, int) else self.scalar("int", v)
+                 for v in values]
+        return self.value("torch.prim.ListConstruct", items, "!torch.list<int>")
 
-    def tensor_list(self, values: list[ir.Value]) -> list[ir.Value] | ir.Value:
-        tensors = [self.tensor(v) for v in values]
+    def ints(self, value) -> ir.Value:
+        """A shape: a list display (or the rest of the positional arguments) of constant
+        or host ints, one constant, or a host value that is the whole list."""
+        if isinstance(value, list) and len(value) == 1 and (
+                _is_sizes(value[0]) or _display(value[0]) is not None):
+            value = value[0]
+        if isinstance(value, list):
+            items = value
+        else:
+            python = _const(value)
+            if isinstance(python, int) and not isinstance(python, bool):
+                return self.int_list([python])
+            items = _display(value)
+            if items is None:
+                if _is_tensor(value) and not _is_sizes(value):
+                    raise _NoFit("a tensor where a shape is expected")
+                return self.enter(value, _SCALAR_TYPES[self.framework]["ints"])
+        if not items:
+            raise _NoFit("an empty shape")
+        constants = [_const(v) for v in items]
+        if all(isinstance(c, int) and not isinstance(c, bool) for c in constants):
+            return self.int_list(constants)
+        if self.framework == "tf":
+            if isinstance(value, list):
+                raise _NoFit("a shape of host values")
+            return self.enter(value, _SCALAR_TYPES["tf"]["ints"])
+        return self.int_list([c if isinstance(c, int) and not isinstance(c, bool) else v
+                              for c, v in zip(constants, items, strict=True)])
+
+    def tensor_list(self, value: ir.Value) -> list[ir.Value] | ir.Value:
+        items = _display(value)
+        if items is None:  # a list the host built: the whole list enters the graph
+            if self.framework == "tf" or _is_tensor(value) or \
+                    _const(value) is not NOT_CONSTANT:
+                raise _NoFit("not a list of tensors")
+            return self.enter(value, _SCALAR_TYPES["torch"]["tensors"])
+        tensors = [self.tensor(v) for v in items]
         if self.framework == "tf":
             return tensors  # variadic operands
-        return self.create("torch.prim.ListConstruct", tensors, "!torch.list<vtensor>")
+        return self.value("torch.prim.ListConstruct", tensors, "!torch.list<vtensor>")
+
+    def dtype(self, value: ir.Value) -> ir.Value | None:
+        """A `dtype` argument: torch takes the ScalarType number as an operand; in TF it
+        is the element type of the result (None: no operand)."""
+        python = _const(value)
+        name = _dtype_name(value)
+        if self.framework == "tf":
+            if name not in _TF_DTYPES:
+                raise _NoFit("a dtype harp does not know")
+            self.element = _TF_DTYPES[name]
+            return None
+        if python is None:
+            return self.constant("none", None)
+        if name in _TORCH_DTYPES:
+            return self.constant("int", _TORCH_DTYPES[name])
+        if python is not NOT_CONSTANT:
+            raise _NoFit("a dtype harp does not know")
+        return self.enter(value, _SCALAR_TYPES["torch"]["dtype"])
+
+    def device(self, value: ir.Value) -> ir.Value:
+        python = _const(value)
+        if python is None:
+            return self.constant("none", None)
+        if isinstance(python, str):
+            return self.value("torch.constant.device", [], "!torch.Device",
+                              {"value": ir.StringAttr.get(python)})
+        if python is not NOT_CONSTANT or _is_tensor(value):
+            raise _NoFit("not a device")
+        return self.enter(value, _SCALAR_TYPES["torch"]["device"])
 
     def all_axes(self, tensor: ir.Value) -> ir.Value:
-        rank = self.create("tf.Rank", [tensor], "tensor<i32>")
-        return self.create("tf.Range", [self.tf_constant(0), rank, self.tf_constant(1)],
-                           "tensor<?xi32>")
+        rank = self.value("tf.Rank", [tensor], "tensor<i32>")
+        return self.value("tf.Range", [self.tf_constant(0), rank, self.tf_constant(1)],
+                          "tensor<?xi32>")
+
+
+def _is_tensor(value: ir.Value) -> bool:
+    return value_kind(value) == "tensor" or _from_graph(value)
+
+
+def _display(value: ir.Value) -> list[ir.Value] | None:
+    """The items of a list or tuple display, else None."""
+    origin = producer(value)
+    if origin is not None and origin.name in ("host.list", "host.tuple"):
+        return list(origin.operands)
+    return None
+
+
+def _is_sizes(value: ir.Value) -> bool:
+    """`x.shape` or `x.size()`: a whole shape, not one size."""
+    origin = producer(value)
+    if origin is None:
+        return False
+    if origin.name == "host.getattr":
+        return string_attr(origin, "attr") == "shape"
+    return origin.name == "host.call" and string_attr(origin, "method") == "size" and \
+        len(origin.operands) == 1
+
+
+def _dtype_name(value: ir.Value) -> str:
+    """`float32` for `torch.float32`, `tf.float32` or "float32"; else ""."""
+    python = _const(value)
+    if isinstance(python, str):
+        return python
+    origin = producer(value)
+    qualname = string_attr(origin, "qualname") if origin is not None else ""
+    if qualname.startswith(("torch.", "tensorflow.")) and qualname.count(".") == 1:
+        return qualname.split(".")[1]
+    return ""
 
 
 def _const(value: ir.Value):
@@ -169,13 +340,14 @@ def _const(value: ir.Value):
 
 
 def _bind(spec: catalogue.GraphOp, call: ir.Operation) -> dict[str, object]:
-    """The call's arguments by parameter name (a value, or `_DEFAULT`)."""
+    """The call's arguments by parameter name (a value, or `_DEFAULT`). A parameter
+    named `_x` is never passed: it is the op's operand that the API fixes."""
     args = call_arguments(call)
     if any(k.startswith("*") for k, _ in args):
         raise _NoFit("star arguments")
     positional = [v for k, v in args if not k]
     keywords = {k: v for k, v in args if k}
-    names = [p.split(":")[0] for p in spec.params]
+    names = [p.split(":")[0] for p in spec.params if not p.startswith("_")]
     bound: dict[str, object] = {}
     if ".Tensor." in spec.qualname:  # a method: the receiver is `self`
         callee = producer(call.operands[0])
@@ -184,6 +356,8 @@ def _bind(spec: catalogue.GraphOp, call: ir.Operation) -> dict[str, object]:
         positional.insert(0, callee.operands[0])
     for param in spec.params:
         name = param.split(":")[0]
+        if name.startswith("_"):
+            continue
         if param.endswith("*"):
             bound[name], positional = positional, []
         elif positional:
@@ -201,35 +375,42 @@ def _operand(b: _Builder, param: str, value, operands: list) -> None:
     kind, _, default = kind.partition("=")
     optional = kind.endswith("?")
     kind = kind.rstrip("?*")
-    if value is None:  # not passed
-        if not default and kind not in ("none",):
-            if kind == "axes" or optional:
-                value = None
-            else:
-                raise _NoFit(f"missing `{name}`")
-        python = None if default in ("", "None") else _parse_default(kind, default)
-    elif kind == "" or kind == "tensor":
+    if value is not None and kind in ("", "tensor") and not (
+            optional and _const(value) is None):
         operands.append(b.tensor(value))
         return
-    elif kind == "tensors":
-        origin = producer(value)
-        if origin is None or origin.name not in ("host.list", "host.tuple"):
-            raise _NoFit("not a list of tensors")
-        items = b.tensor_list(list(origin.operands))
+    if value is not None and kind == "tensors":
+        items = b.tensor_list(value)
         operands.extend(items if isinstance(items, list) else [items])
         return
-    elif kind == "ints" and isinstance(value, list):  # `ints*`: the rest, each a constant
-        python = [_const(v) for v in value]
-        if len(python) == 1 and isinstance(python[0], list):
-            python = python[0]
-        if not python or not all(isinstance(v, int) and not isinstance(v, bool)
-                                 for v in python):
-            raise _NoFit("not constant ints")
-    else:
-        python = _const(value)
-        if python is NOT_CONSTANT:
-            raise _NoFit(f"`{name}` is not a constant")
-    if kind == "none":
+    if value is not None and kind == "ints":
+        operands.append(b.ints(value))
+        return
+    if value is not None and kind == "dtype":
+        found = b.dtype(value)
+        if found is not None:
+            operands.append(found)
+        return
+    if value is not None and kind == "device":
+        operands.append(b.device(value))
+        return
+    if value is not None and kind == "reduction":
+        if _const(value) not in _REDUCTIONS:
+            raise _NoFit("an unknown reduction")
+        operands.append(b.constant("int", _REDUCTIONS[_const(value)]))
+        return
+    if value is not None and kind not in ("none", "axes") and _const(value) is not None:
+        operands.append(b.scalar(kind, value))
+        return
+    python = _const(value) if value is not None else None
+    if value is None:  # not passed: the default
+        if not default and kind not in ("none", "dtype", "device") and kind != "axes" and \
+                not optional:
+            raise _NoFit(f"missing `{name}`")
+        python = None if default in ("", "None") else _parse_default(kind, default)
+    elif python is NOT_CONSTANT:
+        raise _NoFit(f"`{name}` is not a constant")
+    if kind in ("none", "dtype", "device"):
         if python is not None:
             raise _NoFit(f"`{name}` is set")
         if b.framework == "torch":
@@ -241,51 +422,52 @@ def _operand(b: _Builder, param: str, value, operands: list) -> None:
         else:
             operands.append(b.tf_constant(python))
         return
+    if kind == "reduction":
+        python = _REDUCTIONS[python]
     if kind == "ints":
-        if not isinstance(python, (list, tuple)):
-            python = [python]
-        operands.append(b.int_list(list(python)))
+        operands.append(b.int_list(list(python) if isinstance(python, (list, tuple))
+                                   else [python]))
         return
     if python is None and not optional:
         raise _NoFit(f"`{name}` is None")
-    if kind == "tensor":
-        operands.append(b.constant("none", None))
-        return
     operands.append(b.constant(kind, python))
 
 
 def _parse_default(kind: str, text: str):
-    if kind == "str":
+    if kind in ("str", "reduction"):
         return text
-    if kind == "bool":
-        return text == "True"
-    return float(text) if "." in text else int(text)
+    return ast.literal_eval(text)
 
 
 def _result_type(b: _Builder, spec_op: str, bound: dict) -> str:
     """`!torch.vtensor<[4,3],f32>` for a factory with constant sizes; else unknown."""
     if b.framework == "tf":
         return b.tensor_type("i64" if spec_op in ("tf.ArgMax", "tf.ArgMin") else "")
-    if spec_op in ("torch.aten.zeros", "torch.aten.ones"):
-        sizes = [_const(v) for v in bound.get("size", [])]
-        if len(sizes) == 1 and isinstance(sizes[0], list):
-            sizes = sizes[0]
-        if sizes and all(isinstance(s, int) for s in sizes):
+    if spec_op in ("torch.aten.zeros", "torch.aten.ones") and "dtype" not in bound:
+        sizes = bound.get("size", [])
+        if len(sizes) == 1 and _display(sizes[0]) is not None:
+            sizes = _display(sizes[0])
+        sizes = [_const(v) for v in sizes]
+        if sizes and all(isinstance(s, int) and not isinstance(s, bool) for s in sizes):
             return f"!torch.vtensor<[{','.join(map(str, sizes))}],f32>"
     return "!torch.vtensor"
 
 
-def _finish(call: ir.Operation, b: _Builder, result: ir.Value) -> None:
-    """Bring the graph result back to the host in place of `call`'s result."""
+def _finish(call: ir.Operation, b: _Builder, results: list[ir.Value]) -> None:
+    """Bring the graph results back to the host in place of `call`'s result: one value,
+    or the tuple of them (`values, indices = torch.max(x, 1)`)."""
     attrs = {"framework": ir.StringAttr.get(b.framework),
              "effect": ir.StringAttr.get("pure")}
     for name in _FACTS:
         if name in call.attributes:
             attrs[name] = call.attributes[name]
-    back = ir.Operation.create("host.from_graph", results=[call.result.type],
-                               operands=[result], attributes=attrs, loc=call.location,
-                               ip=b.ip)
-    call.result.replace_all_uses_with(back.result)
+    back = [ir.Operation.create("host.from_graph", results=[call.result.type],
+                                operands=[r], attributes=attrs, loc=call.location,
+                                ip=b.ip).result for r in results]
+    if len(back) > 1:
+        back = [ir.Operation.create("host.tuple", results=[call.result.type], operands=back,
+                                    loc=call.location, ip=b.ip).result]
+    call.result.replace_all_uses_with(back[0])
     callee = producer(call.operands[0]) if call.name == "host.call" else None
     call.erase()
     if callee is not None and callee.name == "host.getattr" and \
@@ -293,45 +475,81 @@ def _finish(call: ir.Operation, b: _Builder, result: ir.Value) -> None:
         callee.erase()
 
 
-def lower_call(call: ir.Operation, spec: catalogue.GraphOp) -> bool:
-    b = _Builder(call, spec.framework)
-    try:
-        bound = _bind(spec, call)
-        operands: list[ir.Value] = []
-        for param in spec.params:
-            _operand(b, param, bound.get(param.split(":")[0]), operands)
-    except _NoFit:
-        return False  # the constants and boundary ops made so far are removed by cleanup
-    attrs = {"harp.qualname": ir.StringAttr.get(spec.qualname)}
-    result = b.create(spec.op, operands, _result_type(b, spec.op, bound), attrs)
-    _finish(call, b, result)
-    return True
+def lower_call(call: ir.Operation, specs: tuple[catalogue.GraphOp, ...]) -> bool:
+    """Lower `call` to the first overload its arguments fit: first taking only values
+    known to be of each parameter's kind, then values of unknown kind too."""
+    for strict in (True, False):
+        for spec in specs:
+            b = _Builder(call, spec.framework, strict)
+            try:
+                bound = _bind(spec, call)
+                operands: list[ir.Value] = []
+                for param in spec.params:
+                    _operand(b, param, bound.get(param.split(":")[0]), operands)
+            except _NoFit:
+                continue  # the constants and boundary ops made so far are removed by cleanup
+            attrs = {"harp.qualname": ir.StringAttr.get(spec.qualname)}
+            if spec.op == "tf.Cast":
+                attrs["DstT"] = ir.TypeAttr.get(_type(b.element or "f32"))
+            op = b.create(spec.op, operands, _result_type(b, spec.op, bound), attrs,
+                          spec.results)
+            _finish(call, b, list(op.results))
+            return True
+    return False
+
+
+#: the operators Python calls on the right operand when the left one is a number
+#: (`2 - t` is `t.__rsub__(2)`): host.binop `op` -> torch op taking (tensor, number)
+_REFLECTED = {"add": "torch.aten.add.Tensor", "mul": "torch.aten.mul.Tensor",
+              "sub": "torch.aten.rsub.Scalar", "pow": "torch.aten.pow.Scalar",
+              "mod": "torch.aten.remainder.Scalar_Tensor"}
 
 
 def lower_binop(op: ir.Operation) -> bool:
-    names = OPERATORS.get(string_attr(op, "op"))
+    """A tensor operator as the op the framework dispatches to. A constant number on the
+    right takes the `.Scalar` op; on the left, the reflected operator (`2 - t` is
+    `rsub(t, 2)`, `1 / t` is `t.reciprocal() * 1`); a host value of unknown kind is
+    passed as PyTorch and TF pass a number: wrapped as a tensor."""
+    opname = string_attr(op, "op")
+    names = OPERATORS.get(opname)
     framework = string_attr(op, "harp.framework")
     if names is None or framework not in ("torch", "tf") or len(op.operands) != 2:
         return False
     b = _Builder(op, framework)
     lhs, rhs = op.operands
-    tensors = [value_kind(v) == "tensor" or _from_graph(v) for v in (lhs, rhs)]
     numbers = [_const(v) for v in (lhs, rhs)]
+    number = [isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers]
+    if not (_is_tensor(lhs) or _is_tensor(rhs)) or NOT_CONSTANT not in numbers:
+        return False
     try:
-        if all(tensors):
-            name = names[0] if framework == "torch" else names[2]
-            operands = [b.tensor(lhs), b.tensor(rhs)]
-        elif tensors[0] and isinstance(numbers[1], (int, float)) and names[1]:
-            name = names[1] if framework == "torch" else names[2]
-            operands = [b.tensor(lhs), b.constant("scalar", numbers[1])]
-        else:
+        alpha = framework == "torch" and opname in ("add", "sub")
+        if framework == "tf":
+            name, operands, alpha = names[2], [b.tensor(lhs), b.tensor(rhs)], False
+        elif number[1] and names[1]:
+            name, operands = names[1], [b.tensor(lhs), b.constant("scalar", numbers[1])]
+        elif number[0] and opname == "truediv":
+            inverse = b.value("torch.aten.reciprocal", [b.tensor(rhs)], b.tensor_type())
+            name, operands = "torch.aten.mul.Scalar", [
+                inverse, b.constant("scalar", numbers[0])]
+        elif number[0] and opname in _REFLECTED:
+            name = _REFLECTED[opname]
+            if name.endswith(".Tensor"):  # commutative: t.__rmul__(2) is mul(t, 2)
+                operands = [b.tensor(rhs), b.tensor(lhs)]
+            elif opname == "sub":
+                operands = [b.tensor(rhs), b.constant("scalar", numbers[0])]
+            else:
+                operands = [b.constant("scalar", numbers[0]), b.tensor(rhs)]
+                alpha = False
+        elif number[0]:
             return False
-        if framework == "torch" and string_attr(op, "op") in ("add", "sub"):
+        else:
+            name, operands = names[0], [b.tensor(lhs), b.tensor(rhs)]
+        if alpha:
             operands.append(b.constant("scalar", 1))
     except _NoFit:
         return False
-    attrs = {"harp.qualname": ir.StringAttr.get(f"operator.{string_attr(op, 'op')}")}
-    _finish(op, b, b.create(name, operands, b.tensor_type(), attrs))
+    attrs = {"harp.qualname": ir.StringAttr.get(f"operator.{opname}")}
+    _finish(op, b, [b.value(name, operands, b.tensor_type(), attrs)])
     return True
 
 
@@ -339,8 +557,7 @@ def lower_unop(op: ir.Operation) -> bool:
     names = UNARY_OPERATORS.get(string_attr(op, "op"))
     framework = string_attr(op, "harp.framework")
     operand = op.operands[0]
-    if names is None or framework not in ("torch", "tf") or not (
-            value_kind(operand) == "tensor" or _from_graph(operand)):
+    if names is None or framework not in ("torch", "tf") or not _is_tensor(operand):
         return False
     b = _Builder(op, framework)
     try:
@@ -349,7 +566,7 @@ def lower_unop(op: ir.Operation) -> bool:
         return False
     attrs = {"harp.qualname": ir.StringAttr.get(f"operator.{string_attr(op, 'op')}")}
     name = names[0] if framework == "torch" else names[1]
-    _finish(op, b, b.create(name, [tensor], b.tensor_type(), attrs))
+    _finish(op, b, [b.value(name, [tensor], b.tensor_type(), attrs)])
     return True
 
 
@@ -370,8 +587,9 @@ def _cleanup(module: ir.Operation) -> None:
     while changed:
         changed = False
         for op in list(walk(module)):
-            if (op.name.startswith(("torch.constant.", "torch.prim.ListConstruct", "tf.Const",
-                                    "tf.Rank", "tf.Range")) or op.name in _PURE_HOST or (
+            if (op.name.startswith(("torch.constant.", "torch.prim.ListConstruct",
+                                    "torch.prim.NumToTensor", "tf.Const", "tf.Rank",
+                                    "tf.Range")) or op.name in _PURE_HOST or (
                     op.name == "host.getattr" and "qualname" in op.attributes)) and \
                     all(not list(r.uses) for r in op.results):
                 op.erase()
@@ -382,9 +600,9 @@ def run(module, pass_=None) -> None:
     graph_ops = catalogue.load().graph_ops
     for op in list(walk(module)):
         if op.name == "host.call":
-            spec = graph_ops.get(string_attr(op, "qualname"))
-            if spec is not None and string_attr(op, "effect") in ("pure", "graph_build"):
-                lower_call(op, spec)
+            specs = graph_ops.get(string_attr(op, "qualname"))
+            if specs is not None and string_attr(op, "effect") in ("pure", "graph_build"):
+                lower_call(op, specs)
         elif op.name == "host.binop" and string_attr(op, "harp.kind") == "tensor" and \
                 "inplace" not in op.attributes:
             lower_binop(op)

@@ -809,7 +809,10 @@ class Lowerer:
         lhs, rhs = self.expr(node.left), self.expr(node.right)
         opname = _BINOPS[type(node.operator).__name__]
         op = self.op("host.binop", node, [lhs.value, rhs.value], 1, {"op": s(opname)})
-        fact = arith_fact(lhs, rhs)
+        # `"loss %s" % t` formats a string: not a tensor computation
+        formats = opname == "mod" and isinstance(
+            node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+        fact = UNKNOWN if formats else arith_fact(lhs, rhs)
         attach(op, fact)
         return V(op.result, fact)
 

@@ -26,8 +26,19 @@ for step in range(3):
     # A sync stays a host call: only graph computations lower.
     # CHECK: "host.call"({{.*}}qualname = "torch.Tensor.item"
     z = torch.softmax(h, dim=step)
-    # A dimension that is not a constant does not fit the op: the call stays.
-    # CHECK: "host.call"({{.*}}qualname = "torch.softmax"
+    # A dimension the host computes enters the graph with the type the op takes.
+    # CHECK: %[[DIM:.*]] = "host.to_graph"(%{{.*}}) {framework = "torch"} : (!host.obj) -> !torch.int
+    # CHECK: torch.aten.softmax.int %{{.*}}, %[[DIM]], %{{.*}} {harp.qualname = "torch.softmax"}
+    scaled = 2 * h - step
+    # A number on the left is the reflected operator (`h.__rmul__(2)`); a host value of
+    # unknown kind is passed as a tensor, as PyTorch wraps a number.
+    # CHECK: %[[TWO:.*]] = torch.prim.NumToTensor.Scalar %{{.*}} : !torch.int -> !torch.vtensor
+    # CHECK: %[[MUL:.*]] = torch.aten.mul.Tensor %{{.*}}, %[[TWO]] {harp.qualname = "operator.mul"}
+    # CHECK: %[[STEP:.*]] = "host.to_graph"(%{{.*}}) {framework = "torch"} : (!host.obj) -> !torch.vtensor
+    # CHECK: torch.aten.sub.Tensor %[[MUL]], %[[STEP]], %{{.*}} {harp.qualname = "operator.sub"}
+    print("h %s" % h)
+    # Formatting a string with `%` is not a tensor computation.
+    # CHECK: "host.binop"({{.*}}) {op = "mod"}
 
 # After canonicalize and cse the constants are shared by the whole module.
 # OPT-COUNT-1: torch.constant.none
