@@ -21,6 +21,7 @@ from harp_ir.analysis import (
     producer,
     record_hint,
     string_attr,
+    tensor_rank,
     value_kind,
     value_name,
     walk,
@@ -99,6 +100,34 @@ def _tensor_assumptions(loop, var: str, iterable) -> list[Assumption]:
     return list(assumptions.values())
 
 
+def _broadcast_assumptions(loop, var: str, iterable) -> list[Assumption]:
+    """`broadcast` for each tensor or number the body reads whole whose rank is below the
+    rank of the tensors it visits by element (all of one known rank): against the whole
+    tensor it lines up with the same trailing dimensions as against one element, so the
+    vectorized body computes each element as the loop did."""
+    visited = [iterable] if value_kind(iterable) == "tensor" else []
+    visited += [op.operands[0] for op in walk(loop) if op.name == "host.getitem"
+                and value_kind(op.operands[0]) == "tensor" and _index_is(op, var)]
+    ranks = {tensor_rank(v) for v in visited}
+    if len(ranks) != 1 or None in ranks:
+        return []
+    rank = ranks.pop()
+    visited_names = {value_name(v) for v in visited}
+    found: dict[str, Assumption] = {}
+    for op in walk(loop):
+        name = string_attr(op, "name")
+        if op.name != "host.load" or name in (var, *visited_names) or name in found:
+            continue
+        operand = tensor_rank(op.result)
+        if operand is not None and operand < rank:
+            found[name] = Assumption(
+                "broadcast", name, "low", "proved",
+                f"`{name}` has {operand} dimension{'s' * (operand != 1)}, fewer than the "
+                f"{rank} of the tensor the loop visits: it broadcasts against the whole "
+                f"tensor as against one element")
+    return list(found.values())
+
+
 def run(module, pass_=None) -> None:
     for loop in walk(module):
         if loop.name != "host.for" or in_compiled_function(loop):  # graph loops there
@@ -125,6 +154,7 @@ def run(module, pass_=None) -> None:
             Assumption("independent-iterations", describe_loop(loop), "medium",
                        "speculated", "no element depends on the result for an earlier one"),
             *_tensor_assumptions(loop, var, iterable),
+            *_broadcast_assumptions(loop, var, iterable),
         ])
 
 
@@ -184,8 +214,9 @@ class _Vectorize(cst.CSTTransformer):
                 raise Decline(f"the loop index `{self.var}` is used as a number")
             if node.value not in self.scalars and not (
                     node.value == self.var and not isinstance(self.whole, dict)):
-                raise Decline(f"cannot tell that `{node.value}` is a number: a tensor "
-                              f"would broadcast differently over the whole tensor")
+                raise Decline(f"cannot tell that `{node.value}` is a number or a tensor of "
+                              f"fewer dimensions than the tensor visited: it could broadcast "
+                              f"differently over the whole tensor")
             return
         if isinstance(node, cst.Subscript):
             if not (isinstance(self.whole, dict) and _element_of(node, self.var) in
@@ -299,7 +330,10 @@ def fix_elementwise_loop(module, positions, hint):
     else:
         raise Decline("only `for i in range(len(x))` or `for v in x` over a tensor is "
                       "vectorized")
-    vec = _Vectorize(var, whole, tensors, syntax.number_names(module) - {var}, aliases)
+    broadcasts = {a.subject for a in hint.assumptions
+                  if a.kind == "broadcast" and a.status == "proved"}
+    vec = _Vectorize(var, whole, tensors, (syntax.number_names(module) | broadcasts) - {var},
+                     aliases)
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
             isinstance(small.targets[0].target, cst.Subscript) and ranged is not None:
         target = small.targets[0].target
@@ -404,7 +438,7 @@ RULE = Rule(
         before="for i in range(len(x)):\n"
                "    out[i] = x[i] * 2 + 1\n",
         after="out[:len(x)] = x * 2 + 1\n",
-        assumptions=("tensor", "pure", "independent-iterations"),
+        assumptions=("tensor", "pure", "independent-iterations", "broadcast"),
     ),
     fix=Fix(
         apply=fix_elementwise_loop,
@@ -415,7 +449,8 @@ RULE = Rule(
                 "`--unsafe-fixes`: an empty tensor leaves `acc` a number, an integer sum "
                 "promotes to int64); `e` is element-wise ops, listed element-wise functions and "
                 "`row @ W`",
-        declines="the index is used as a number, an operand may be a tensor of another shape, an"
+        declines="the index is used as a number, an operand may be a tensor of another shape "
+                 "(one whose rank is not proved below the visited tensor's), an"
                  " element depends on another, `out` is not bound once to new memory (a "
                  "catalogued allocation such as `torch.zeros`: it could share memory with the "
                  "input)",

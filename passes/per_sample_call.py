@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from harp_ir.analysis import (
     Assumption,
+    constant_value,
     describe_loop,
     enclosing_loop,
     few_iterations,
+    producer,
     record_hint,
     string_attr,
     walk,
@@ -53,10 +55,20 @@ def _one_example(value, loop) -> bool:
     if not hasattr(index, "operation"):
         return False
     idx = index.operation
-    if idx.name == "host.slice":
-        idx = idx.operands[0].owner.operation if hasattr(idx.operands[0].owner,
-                                                           "operation") else idx
-    return idx.name == "host.load" and string_attr(idx, "name") == var
+    if idx.name == "host.slice":  # `x[i:i + 1]` is one example; `x[i:i + batch]` a batch
+        lower, upper, step = (producer(v) for v in idx.operands)
+        if step is None or constant_value(step.result) is not None or \
+                upper is None or upper.name != "host.binop" or \
+                string_attr(upper, "op") != "add" or \
+                sorted(constant_value(v) == 1 for v in upper.operands) != [False, True] or \
+                not any(_is_load_of(producer(v), var) for v in upper.operands):
+            return False
+        idx = lower
+    return _is_load_of(idx, var)
+
+
+def _is_load_of(op, name: str) -> bool:
+    return op is not None and op.name == "host.load" and string_attr(op, "name") == name
 
 
 def run(module, pass_=None) -> None:

@@ -27,3 +27,11 @@ with torch.no_grad():
     h = torch.zeros(1, 4)
     for i in range(16):
         h = model(torch.cat([h[:, :2], batch[i:i + 1, :2]], dim=1))
+# A slice of the loop's step is a batch, not one example: `x[i:i + size]` in a loop over
+# batch offsets, a slice with a step.
+size = 4
+with torch.no_grad():
+    for i in range(0, len(batch), size):
+        y = model(batch[i:i + size])
+    for i in range(len(batch)):
+        y = model(batch[i:i + 1:2])

@@ -1,0 +1,10 @@
+import tensorflow as tf
+
+tf.random.set_seed(3)
+t = tf.random.normal([300, 8])
+gain = tf.random.normal([8])
+scaled = []
+for i in range(t.shape[0]):
+    scaled.append(tf.nn.relu(t[i] * gain) - 1.0)
+stacked = tf.stack(scaled)
+print(round(float(tf.reduce_sum(stacked)), 3), stacked.shape)
