@@ -126,10 +126,9 @@ def _builds_only(func) -> Assumption:
 
 
 def _hoist_safety(hint) -> str:
-    """A hoist needs the loop to run; a function of the file moved with it must only
-    build graph ops."""
-    return hoist.loop_runs_safety(hint) if all(
-        established(a) for a in hint.assumptions if a.kind == "pure") \
+    """A function of the file moved with the construction must only build graph ops (the
+    move's need for the loop to run is the codemod's: it guards the move, or says)."""
+    return "safe" if all(established(a) for a in hint.assumptions if a.kind == "pure") \
         else "unsafe"
 
 
@@ -214,11 +213,11 @@ def fix_graph_built_in_loop(module, positions, hint):
         try:
             return hoist.hoist(module, positions, hint, "graph construction")
         except hoist.NotWholeStatement:
-            return hoist.hoist_expression(module, call, parents)
-    return _feed_changing_value(module, call, parents, loop, changing)
+            return hoist.hoist_expression(module, call, parents, hint)
+    return _feed_changing_value(module, call, parents, loop, changing, hint)
 
 
-def _feed_changing_value(module, call, parents, loop, changing):
+def _feed_changing_value(module, call, parents, loop, changing, hint):
     """`sess.run(tf.assign(w, v))` with `v` new each iteration becomes
     `v_ph = tf.placeholder(w.dtype.base_dtype, w.shape)` and `assign = tf.assign(w, v_ph)`
     before the loop, and `sess.run(assign, feed_dict={v_ph: v})` in it."""
@@ -265,7 +264,8 @@ def _feed_changing_value(module, call, parents, loop, changing):
         new_run.args[0].value, new_call))
     new_call = next(n for n in syntax.parents(module) if isinstance(n, cst.Call)
                     and n.deep_equals(new_call))
-    return hoist.hoist_expression(module, new_call, syntax.parents(module), before=[declare])
+    return hoist.hoist_expression(module, new_call, syntax.parents(module), hint,
+                                  before=[declare])
 
 
 RULE = Rule(
@@ -291,7 +291,8 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=fix_graph_built_in_loop,
-        summary="safe when the loop surely runs, else unsafe",
+        summary="safe (guarded by the loop's `range` when the loop may run zero times); unsafe "
+                "for a loop of unknown length or a function that does more than build ops",
         rewrite="TF1 ops built in the loop are built once before it (the `name = ...` statement,"
                 " or the sub-expression into a new variable); `sess.run(tf.assign(w, v))` with "
                 "`v` new each iteration gets a placeholder fed with `v`; a call of a function "
@@ -299,7 +300,7 @@ RULE = Rule(
                 "`--unsafe-fixes`)",
         declines="the construction reads another value the loop changes",
         safety=_hoist_safety,
-        unsafe_because=hoist.ZERO_TRIPS + ", or a function it calls does more than build "
-                                         "graph ops",
+        unsafe_because="a function it calls does more than build graph ops: moved before the "
+                       "loop, the rest runs once",
     ),
 )

@@ -169,15 +169,15 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=hoist.fix_loop_invariant,
-        summary="safe when the loop surely runs, else unsafe",
+        summary="safe (guarded by the loop's `range` when the loop may run zero times); "
+                "unsafe for a loop of unknown length",
         rewrite="the invariant computation moves before the loop: the whole `name = ...` "
                 "statement, or the sub-expression into a new variable, with the invariant "
                 "statements it reads, in order (`w_inv = inv(W)` then `proj = w_inv @ V`); "
-                "safe when the program shows the loop runs (`range(100)`, `range(0, n, b)` "
-                "with constant `n`, `max(1, ...)`, a display, `while True`), else "
-                "`--unsafe-fixes` or `--assume loop-runs`",
+                "when the program does not show the loop runs (`range(100)`, `range(0, n, b)` "
+                "with constant `n`, `max(1, ...)`, a display, `while True`), the moved code "
+                "runs under the loop's zero-trip test `if range(n):`; a loop of unknown length "
+                "over something else needs `--unsafe-fixes` or `--assume loop-runs`",
         declines="as HARP202",
-        safety=hoist.loop_runs_safety,
-        unsafe_because=hoist.ZERO_TRIPS,
     ),
 )

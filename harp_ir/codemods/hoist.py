@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.rules import established
 
 #: the nodes an invariant computation can be: a call, or an operator on tensors
@@ -25,23 +25,93 @@ def fix_loop_invariant(module, positions, hint):
     except NotWholeStatement:
         pass
     node = node_at(positions, hint.span, COMPUTATIONS)
-    return hoist_expression(module, node, parents, moved=moved)
+    return hoist_expression(module, node, parents, hint, moved=moved)
 
 
 #: why a move out of a loop the program does not show to run is unsafe
-ZERO_TRIPS = ("it needs the loop to run at least once (moved before it, the code also runs "
-              "when the loop runs zero times, and can raise there; `--assume loop-runs` "
-              "confirms it)")
+ZERO_TRIPS = ("the loop to run at least once (moved before it, the code also runs when the "
+              "loop runs zero times, and can raise there; `--assume loop-runs` confirms it)")
 
 
-def loop_runs_safety(hint) -> str:
-    """Moved before its loop, code runs even when the loop runs zero times: there it can
-    raise (a matmul of mismatched shapes, `.cuda()` without a GPU) and it leaves its
-    targets set after the loop. The move keeps what the program computes when the loop
-    runs at least once: proved by the program (`range(100)`, `while True`) or confirmed by
-    the user (`--assume loop-runs`); otherwise the fix is unsafe."""
-    return "safe" if any(a.kind == "loop-runs" and established(a)
-                         for a in hint.assumptions) else "unsafe"
+def _place_before(module, hint, loop, loop_stmt, moved: list, new_loop):
+    """`module` with `loop_stmt` replaced by the moved statements, then `new_loop`. Moved
+    before its loop, code runs even when the loop runs zero times: there it can raise (a
+    matmul of mismatched shapes, `.cuda()` without a GPU) and it leaves its targets set
+    after the loop. So unless the program shows the loop runs (`range(100)`, `while True`)
+    or the user confirms it (`--assume loop-runs`), the moved code runs under the loop's
+    own zero-trip test, as a compiler guards a hoist: for a loop over the builtin `range`,
+    `if range(n):` (the range made once into a variable first when its arguments are more
+    than names and numbers, or when the moved code rebinds one of them), joining the guard
+    an earlier hoist put just before the loop. Any other loop needs the assumption: the
+    fix is unsafe."""
+    guard = None
+    if not any(a.kind == "loop-runs" and established(a) for a in hint.assumptions):
+        guard = _range_of(module, loop)
+        if guard is None:
+            unproved(ZERO_TRIPS)
+    if guard is None:
+        return module.deep_replace(loop_stmt, cst.FlattenSentinel([*moved, new_loop]))
+    before = []
+    rebound = set().union(*(syntax.names([s]).stored for s in moved))
+    if isinstance(guard, cst.Call) and (rebound & syntax.names([guard]).loaded or not all(
+            isinstance(a.value, (cst.Name, cst.Integer)) or
+            isinstance(a.value, cst.UnaryOperation) and isinstance(a.value.expression,
+                                                                    cst.Integer)
+            for a in guard.args)):
+        target = loop.target.value if isinstance(loop.target, cst.Name) else "loop"
+        name = syntax.fresh_name(module, f"{target.strip('_') or 'loop'}_range")
+        before = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))],
+                                                      guard)])]
+        guard = cst.Name(name)
+        new_loop = new_loop.with_changes(iter=guard)
+    elif rebound & syntax.names([guard]).loaded:
+        raise Decline("the moved code rebinds the name of the range the loop runs over")
+    # the loop's own comments stay with the loop; the moved code's go into the guard
+    own = len(loop_stmt.leading_lines)
+    comments, first_own = moved[0].leading_lines[:own], moved[0].leading_lines[own:]
+    moved = [moved[0].with_changes(leading_lines=first_own), *moved[1:]]
+    block = syntax.parents(module).get(loop_stmt)
+    body = list(block.body) if isinstance(block, (cst.IndentedBlock, cst.Module)) else []
+    index = next((i for i, b in enumerate(body) if b is loop_stmt), 0)
+    earlier = body[index - 1] if index and not before else None
+    if isinstance(earlier, cst.If) and earlier.orelse is None and \
+            earlier.test.deep_equals(guard):  # the guard of an earlier hoist
+        joined = earlier.with_changes(body=earlier.body.with_changes(
+            body=[*earlier.body.body, *moved]))
+        body[index - 1:index + 1] = [joined, new_loop.with_changes(leading_lines=comments)]
+        return module.deep_replace(block, block.with_changes(body=body))
+    test = cst.If(test=guard.deep_clone(), body=cst.IndentedBlock(moved))
+    first, *rest = [*before, test]
+    first = first.with_changes(leading_lines=comments)
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([first, *rest, new_loop]))
+
+
+def _range_of(module, loop):
+    """The zero-trip test of a `for` loop over the builtin `range` with plain positional
+    arguments: the `range(...)` call, or the name bound once to one (`steps = range(n)`);
+    else None."""
+    it = loop.iter if isinstance(loop, cst.For) else None
+    scope = syntax.scopes(module).get(it) if it is not None else None
+    if isinstance(it, cst.Name) and scope is not None:
+        bindings = list(scope.assignments[it.value])
+        target = getattr(bindings[0], "node", None) if len(bindings) == 1 else None
+        parents = syntax.parents(module)
+        assign = parents.get(parents.get(target)) if target is not None else None
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1 and \
+                assign.targets[0].target is target and \
+                _range_call(assign.value, syntax.scopes(module).get(assign.value)):
+            return it
+        return None
+    return it if _range_call(it, scope) else None
+
+
+def _range_call(call, scope) -> bool:
+    """`range(...)` of the builtin, with one to three positional arguments."""
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and
+            call.func.value == "range" and 1 <= len(call.args) <= 3 and
+            all(a.keyword is None and not a.star for a in call.args) and scope is not None):
+        return False
+    return {q.name for q in scope.get_qualified_names_for(call.func)} == {"builtins.range"}
 
 
 def runs_every_step(node, loop, parents) -> None:
@@ -70,7 +140,7 @@ def runs_every_step(node, loop, parents) -> None:
         child = parent
 
 
-def hoist_expression(module, call, parents, before=(), moved=()):
+def hoist_expression(module, call, parents, hint, before=(), moved=()):
     """Compute `call` once into a new variable just before its loop (after the statements
     `moved` out of the loop body and the new statements `before`) and use the variable in
     the loop."""
@@ -92,7 +162,7 @@ def hoist_expression(module, call, parents, before=(), moved=()):
             if loop_stmt is not loop else loop.with_changes(body=body)
     new_loop = loop_stmt.deep_replace(call, cst.Name(name)).with_changes(leading_lines=[])
     original, _ = syntax.statement_of(loop, parents)
-    return module.deep_replace(original, cst.FlattenSentinel([first, *rest, new_loop]))
+    return _place_before(module, hint, loop, original, [first, *rest], new_loop)
 
 
 def _base_name(node) -> str:
@@ -172,7 +242,7 @@ def hoist(module, positions, hint, what, kinds=cst.Call, moved=()):
     first = first.with_changes(  # the loop's comments, then the statement's own
         leading_lines=[*loop_stmt.leading_lines, *first.leading_lines])
     new_loop = new_loop.with_changes(leading_lines=[])
-    return module.deep_replace(loop_stmt, cst.FlattenSentinel([first, *rest, new_loop]))
+    return _place_before(module, hint, loop, loop_stmt, [first, *rest], new_loop)
 
 
 def _whole_assignment(stmt, node, loop) -> bool:
