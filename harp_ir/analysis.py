@@ -925,7 +925,8 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
     """What the host does with `value`: "output" (it reaches a print, a logger, a plot or
     an image file, through formatting and host computation), "accumulate" (`total += v`,
     `values.append(v)`, and whatever the loop does with `total` besides), "host" (anything
-    else: a branch, an index, a call, a container store), followed through the locals of
+    else: a branch, an index, a call, a container store), "host-math" besides when it goes
+    through a `math` or NumPy function on the way, followed through the locals of
     `scope`; nothing for a value never used. A sync whose value is only output is a
     logging cost; one whose value is only accumulated, or unused, can stay on the
     device."""
@@ -940,7 +941,9 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
                 found.add("output")
             elif method in _ACCUMULATE_METHODS and use.operand_number > 0:
                 found.add("accumulate")
-            elif qualname.startswith(("numpy.", "math.", "builtins.")) or method == "format" \
+            elif qualname.startswith(("numpy.", "math.")):  # host math, in float64
+                found |= {"host-math"} | value_uses(op.result, scope, depth + 1)
+            elif qualname.startswith("builtins.") or method == "format" \
                     or string_attr(op, "effect") in ("pure", "view", "sync"):
                 found |= value_uses(op.result, scope, depth + 1)  # host computation
             else:
@@ -1058,6 +1061,8 @@ def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
         if kind == "module" or (not strict and kind == "function" and not string_attr(
                 op, "qualname").startswith(("builtins.", "numpy."))):
             return True
+        if not strict and callee.name == "host.getattr" and called_function(op) is not None:
+            return True  # a method of a class of the file (`agent.act(state)`)
         if not strict and callee.name == "host.load" and not string_attr(op, "qualname") \
                 and not kind and string_attr(callee, "scope") != "builtin":
             return True  # a callable the program was given (`model(x)` of a parameter)
@@ -1084,6 +1089,8 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
     """The `host.func` a call of a local or module-level function runs, if this file
     defines it (`train(model, loader)` -> `def train`, through its decorators)."""
     callee = producer(call.operands[0])
+    if callee is not None and callee.name == "host.getattr":
+        return _called_method(callee, call)
     if callee is None or callee.name != "host.load":
         return None
     for scope in (enclosing_scope(call), host_module(call)):
@@ -1093,6 +1100,40 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
             made = producer(list(made.operands)[-1])
         if made is not None and made.name == "host.func":
             return made
+    return None
+
+
+def _called_method(attribute: ir.Operation, call: ir.Operation) -> ir.Operation | None:
+    """The `host.func` that `obj.name(...)` runs when `obj` is an instance of a class of
+    this file: `self` in one of its methods, or a local stored once from `Agent(...)`."""
+    cls = instance_class(attribute.operands[0], call)
+    if cls is None:
+        return None
+    name = string_attr(attribute, "attr")
+    return next((op.operation for op in cls.regions[0].blocks[0].operations
+                 if op.operation.name == "host.func" and
+                 string_attr(op.operation, "sym_name") == name), None)
+
+
+def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
+    """The `host.class` of this file that `value` (read at `at`) is an instance of, where
+    the code says: `self` in a method, or a local or global stored once from `Cls(...)`."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return None
+    scope = enclosing_scope(at)
+    if scope.name == "host.func":
+        owner = scope.parent  # the op whose body holds the def
+        names = ir.ArrayAttr(scope.attributes["arg_names"])
+        if owner is not None and owner.name == "host.class" and len(names) and \
+                ir.StringAttr(names[0]).value == string_attr(load, "name"):
+            return owner  # `self` (the first parameter of a method)
+    for where in (scope, host_module(at)):
+        made = definition(value, where) if where is not None else None
+        if made is not None and made.name == "host.call":
+            cls = definition(made.operands[0], host_module(at) or where)
+            if cls is not None and cls.name == "host.class":
+                return cls
     return None
 
 

@@ -151,6 +151,11 @@ def run(module, pass_=None) -> None:
                 "accumulated-only", subject, "high", "speculated",
                 "the loop uses the value on the host (a branch, an index, a call), so it "
                 "must be copied there"))
+        elif "host-math" in uses:
+            assumptions.append(Assumption(
+                "accumulated-only", subject, "high", "speculated",
+                "the value goes through `math` or NumPy functions on the host before it is "
+                "accumulated: keeping it on the device means rewriting them as tensor ops"))
         elif _synced_anyway(op, loop):
             assumptions.append(Assumption(
                 "accumulated-only", subject, "high", "speculated",
