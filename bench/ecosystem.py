@@ -35,7 +35,8 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "ecosystem" / "corpus.toml"
 VERDICTS = HERE / "ecosystem" / "verdicts.toml"
 CACHE = Path(os.environ.get("HARP_ECOSYSTEM_CACHE", Path.home() / ".cache" / "harp-ecosystem"))
-# A mirror as the project's fetch tool leaves it: <mirrors>/<owner>+<name>/repo (a git dir).
+# A mirror as the project's fetch tool leaves it: <mirrors>/<owner>+<name>/repo (a git dir,
+# or a work tree holding one in .git).
 MIRRORS = Path(os.environ.get("HARP_ECOSYSTEM_MIRRORS", HERE.parent.parent / ".mirror"))
 VERDICT_VALUES = ("TRUE", "FALSE", "DEBATABLE")
 
@@ -127,6 +128,8 @@ def prepare_repo(source: Source, repos: Path, mirrors: Path) -> None:
     target = repos / f"{owner_name}@{spec['commit'][:12]}"
     if not target.is_dir():
         mirror = mirrors / owner_name / "repo"
+        if (mirror / ".git").is_dir():  # the fetch tool leaves some mirrors with a work tree
+            mirror = mirror / ".git"
         if not mirror.is_dir():
             source.skipped = (f"absent: no checkout at {target} and no mirror at {mirror} "
                               f"(fetch {spec['repo']} at {spec['commit'][:12]} to include it)")

@@ -139,6 +139,8 @@ ASSUMPTIONS: dict[str, str] = {
     "random-stream": "a program does not rely on the exact random numbers it draws",
     "history-unread": "a tensor's autograd history (`grad_fn`, shown when printed) is not read",
     "broadcast": "an operand broadcasts against the whole tensor as against one element",
+    "keras-model": "a receiver of `predict` or `fit` is a Keras model",
+    "one-batch": "an input is small enough to run as one batch",
     "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
 }
 RISKS = ("low", "medium", "high")
@@ -765,13 +767,19 @@ def _expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
             yield from _expression_ops(v, depth + 1)
 
 
+#: frequencies of a statement that runs on few iterations of its loop
+RARE = ("periodic", "once", "last")
+
+
 @dataclass(frozen=True)
 class Frequency:
     """How often a statement in a loop runs: on every iteration, or only when a guard
     holds (`step % 100 == 0` is periodic, `i == 0` picks one iteration)."""
 
     guard: str = ""  # the condition's source text, "" when the statement always runs
-    kind: str = "always"  # always, periodic, once, conditional
+    #: always, periodic, once (one chosen iteration), last (on the way out of the loop:
+    #: the branch ends in break or return), conditional
+    kind: str = "always"
 
     def phrase(self, loop: ir.Operation) -> str:
         """"on every iteration of the `for x` loop (line 3)", or the guarded form."""
@@ -785,7 +793,7 @@ class Frequency:
         are not worth it at the default level), a medium one for another condition."""
         if self.kind == "always":
             return None
-        rare = self.kind in ("periodic", "once")
+        rare = self.kind in RARE
         return Assumption("every-iteration", describe_loop(loop), "high" if rare else "medium",
                           "speculated",
                           f"it runs only when `{self.guard}` holds" if rare else
@@ -809,12 +817,32 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
                  ir.ArrayAttr(o.attributes["ops"])] == ["eq"] and
                  any(constant_value(v) is not NOT_CONSTANT for v in o.operands) for o in ops):
             kind = "once"
+        elif _leaves_loop(if_op, loop):
+            kind = "last"  # `if done: ...; break`, or `if done:` in `while not done:`
         else:
             kind = "conditional"
-        rank = ("always", "conditional", "once", "periodic")
+        rank = ("always", "conditional", "last", "once", "periodic")
         if rank.index(kind) > rank.index(found.kind):
             found = Frequency(text or "the condition", kind)
     return found
+
+
+def _leaves_loop(if_op: ir.Operation, loop: ir.Operation) -> bool:
+    """Whether the `then` branch of `if_op` runs on the loop's last iteration only: it
+    ends in `break` or `return`, or it tests a name the `while` condition tests."""
+    body = if_op.regions[0].blocks[0].operations
+    last = body[len(body) - 1].operation if len(body) else None
+    if last is not None and last.name in ("hostcf.break", "hostcf.return") and \
+            same_op(enclosing_loop(if_op), loop):
+        return True
+    if loop.name != "host.while":
+        return False
+    tested = {string_attr(o.operation, "name") for o in loop.regions[0].blocks[0].operations
+              if o.operation.name == "host.load"}
+    cond = producer(if_op.operands[0])
+    load = producer(cond.operands[0]) if cond is not None and cond.name == "host.truth" \
+        else cond
+    return load is not None and load.name == "host.load" and string_attr(load, "name") in tested
 
 
 # --- Where tensors live ---------------------------------------------------------------
@@ -973,6 +1001,7 @@ def _accumulator_uses(binop: ir.Operation, scope: ir.Operation, depth: int) -> s
         if o.name != "host.load" or string_attr(o, "name") != name or \
                 frequency(o, loop).kind in ("periodic", "once"):
             continue  # read at a log interval: the sync moves there, as it should
+            # (a read on the way out of the loop, kind "last", needs the number there)
         for use in o.result.uses:
             user = use.owner.operation
             if user.name == "host.binop" and _accumulates(user):
@@ -1174,7 +1203,7 @@ def called_rarely(func: ir.Operation) -> Frequency | None:
     for call in calls_of(func):
         loop = enclosing_loop(call)
         how_often = frequency(call, loop) if loop is not None else None
-        if how_often is None or how_often.kind not in ("periodic", "once"):
+        if how_often is None or how_often.kind not in RARE:
             return None
         found = how_often
     return found
@@ -1187,7 +1216,7 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
     (once per epoch), and `op` runs a few times, not per batch. A loop or call under a
     periodic or one-iteration guard (`if i % 400 == 0: sample_images()`) does not count."""
     def rare(inner: ir.Operation) -> bool:  # asked last: frequency() is not cheap
-        return frequency(inner, loop).kind in ("periodic", "once")
+        return frequency(inner, loop).kind in RARE
 
     for inner in walk(loop):
         if inner.name in LOOPS and same_op(enclosing_loop(inner), loop) and \

@@ -48,7 +48,14 @@ class Catalogue:
     graph_ops: dict[str, tuple[GraphOp, ...]] = field(default_factory=dict)
 
     def lookup(self, qualname: str | None) -> Api | None:
-        return self.apis.get(qualname) if qualname else None
+        """The API `qualname` names; standalone Keras (`keras.models.Sequential`) is the
+        Keras that `tensorflow.keras` re-exports, so it resolves to the same entry."""
+        if not qualname:
+            return None
+        api = self.apis.get(qualname)
+        if api is None and qualname.startswith("keras."):
+            api = self.apis.get("tensorflow." + qualname)
+        return api
 
     def method(self, framework: str, name: str, kind: str = "tensor") -> Api | None:
         """The API of `v.name(...)` for a value `v` of `kind` from `framework`."""

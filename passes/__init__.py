@@ -19,7 +19,8 @@ MODULES: tuple[str, ...] = (
     "host_sync_in_loop", "transfer_in_loop", "feed_invariant", "graph_round_trip",
     "host_random_to_device", "tensor_from_tensors", "loop_invariant", "redundant_call",
     "missing_no_grad",
-    "elementwise_loop", "concat_in_loop", "per_sample_call", "dataloader_serial",
+    "elementwise_loop", "concat_in_loop", "per_sample_call", "keras_call_in_loop",
+    "dataloader_serial",
     "zero_grad", "rebuilt_in_loop", "graph_kept_by_accumulator",
     "lower_graph", "graph_facts",
 )

@@ -1,0 +1,357 @@
+"""--harp-keras-call-in-loop (HARP404): Keras `predict` or `fit` called per step in a loop.
+
+Finds: `model.predict(x)` or `model.fit(x, y)` (one epoch) on a Keras model on every
+iteration of a Python loop, directly or in a function or method of the file the loop
+calls (an agent's `act(state)` per environment step, a replay minibatch loop). Both are
+built for a dataset: each call wraps its input in a data adapter, sets up callbacks, a
+progress bar and (for `fit`) a History, and runs a loop over batches, about a hundred
+times the cost of a small model on one small batch. `predict_on_batch(x)` (or
+`model(x, training=False)`) and `train_on_batch(x, y)` run the model directly.
+
+Keras model: a value built by a Keras model constructor of the catalogue (`Sequential`,
+`Model`, `load_model`, a `keras.Model` subclass), through locals, parameters, `self.model
+= ...` attributes and the builder methods of the file that return one; speculated when
+the same receiver is `compile`d or `fit` with Keras-only keywords.
+
+Assumes: the input is one batch (a few examples): the `*_on_batch` methods run their whole
+input at once. Proved when the input is shaped as one example on the way (`np.reshape(s,
+[1, n])`, `s.reshape(1, -1)`, `np.expand_dims(s, 0)`, `s[None]`, `np.array([s])`,
+`x[i:i + 1]`), also through the parameter of a function whose every call passes one.
+Not reported at the default level: a loop of a handful of iterations, a call under a
+periodic guard, an input that does not change in the loop (one prediction of a fixed
+set per epoch or per model; `fit(X, y, epochs=1)` in an epoch loop), a dataset or
+generator input, a loop that builds the model it uses (a sweep), `fit` for several epochs.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from torch_mlir import ir
+
+from harp_ir.analysis import (
+    Assumption,
+    call_arguments,
+    called_function,
+    calls_of,
+    constant_value,
+    definition,
+    describe_loop,
+    enclosing_scope,
+    few_iterations,
+    frequency,
+    host_module,
+    instance_class,
+    invariant_in,
+    loop_mutates,
+    loop_of,
+    loop_runs,
+    producer,
+    record_hint,
+    string_attr,
+    walk,
+)
+from harp_ir.codemods import Decline, node_at, syntax, unproved
+from harp_ir.rules import Fix, HintSpec, Rule
+
+HINT = "HARP404"
+#: keywords of `compile` and `fit` that only a Keras model takes
+_KERAS_KEYWORDS = {"compile": ("loss", "optimizer", "metrics"),
+                   "fit": ("epochs", "batch_size", "verbose", "callbacks",
+                           "validation_data", "validation_split")}
+
+
+# --- is the receiver a Keras model? -------------------------------------------------------
+
+def _keras_value(value, scope, depth: int = 0) -> str:
+    """How the program shows `value` is a Keras model ("" when it does not): a construction
+    of the catalogue's kind `module` in framework tf, seen through a local stored once, an
+    attribute `self.x` every store of which makes one, and a function of the file whose
+    every return makes one."""
+    if depth > 3 or scope is None:
+        return ""
+    made = definition(value, scope)
+    if made is None:
+        attribute = producer(value)
+        return _keras_attribute(attribute, depth) or \
+            _through_parameter(value, scope, _keras_value, depth)
+    if made.name == "host.getattr":
+        return _keras_attribute(made, depth)
+    if made.name != "host.call":
+        return ""
+    if string_attr(made, "harp.kind") == "module" and \
+            string_attr(made, "harp.framework") == "tf" and \
+            string_attr(made, "qualname").rsplit(".", 1)[-1] not in ("Dense", "Layer"):
+        name = string_attr(made, "qualname") or "a Keras model class of the file"
+        return f"built by `{name}`"
+    func = called_function(made)
+    if func is None:
+        return ""
+    returns = [op for op in walk(func) if op.name == "hostcf.return" and op.operands and
+               enclosing_scope(op) == func]
+    found = [_keras_value(r.operands[0], func, depth + 1) for r in returns]
+    if found and all(found):
+        return f"returned by `{string_attr(func, 'sym_name')}()`, {found[0]}"
+    return ""
+
+
+def _keras_attribute(attribute, depth: int) -> str:
+    """`self.model` in a method, or `agent.model` of an instance of a class of the file:
+    every `self.model = ...` in the class makes a Keras model."""
+    if attribute.name != "host.getattr":
+        return ""
+    cls = instance_class(attribute.operands[0], attribute)
+    if cls is None:
+        return ""
+    name = string_attr(attribute, "attr")
+    stores = [op for op in walk(cls) if op.name == "host.setattr" and
+              string_attr(op, "attr") == name and _is_self(op.operands[0])]
+    found = [_keras_value(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
+    return found[0] if found and all(found) else ""
+
+
+def _is_self(value) -> bool:
+    """Whether `value` is the first parameter of the method it is read in."""
+    load = producer(value)
+    func = enclosing_scope(load) if load is not None else None
+    if load is None or load.name != "host.load" or func.name != "host.func" or \
+            func.parent is None or func.parent.name != "host.class":
+        return False
+    names = ir.ArrayAttr(func.attributes["arg_names"])
+    return len(names) > 0 and ir.StringAttr(names[0]).value == string_attr(load, "name")
+
+
+def _keras_by_use(call) -> str:
+    """The same receiver `compile`d or `fit` with Keras-only keywords, in a file that
+    imports Keras: a speculation, the reason as a phrase ("" when there is none)."""
+    path = string_attr(call, "harp.receiver")
+    module = host_module(call)
+    if not path or module is None:
+        return ""
+    keras = any(string_attr(op, "qualname").startswith(("keras", "tensorflow"))
+                for op in walk(module) if op.name == "host.import")
+    for op in walk(module) if keras else ():
+        method = string_attr(op, "method")
+        if op.name == "host.call" and method in _KERAS_KEYWORDS and \
+                string_attr(op, "harp.receiver") == path and \
+                any(k in _KERAS_KEYWORDS[method] for k, _ in call_arguments(op)):
+            return f"`{path}.{method}(...)` takes Keras keywords"
+    return ""
+
+
+# --- is the input one example? ------------------------------------------------------------
+
+def _one_example(value, scope, depth: int = 0) -> str:
+    """How the input is shown to be one example ("" when it is not)."""
+    if depth > 3:
+        return ""
+    op = definition(value, scope)
+    if op is None:
+        return _through_parameter(value, scope, _one_example, depth)
+    if op.name == "host.getitem":
+        index = producer(op.operands[1])
+        first = producer(index.operands[0]) if index is not None and \
+            index.name == "host.tuple" and index.operands else index
+        if first is not None and (first.name == "host.constant" and
+                                  constant_value(first.result) is None or
+                                  string_attr(first, "qualname") == "numpy.newaxis"):
+            return "a new leading axis of size 1"
+        if first is not None and first.name == "host.slice" and _unit_slice(first):
+            return "a slice of one row"
+        return ""
+    if op.name != "host.call":
+        return ""
+    qualname, method = string_attr(op, "qualname"), string_attr(op, "method")
+    args = call_arguments(op)
+    positional = [v for k, v in args if not k]
+    if qualname in ("numpy.reshape", "tensorflow.reshape") and len(positional) > 1:
+        return "reshaped to one row" if _leading_one(positional[1]) else ""
+    if method == "reshape" and not qualname.startswith(("numpy.", "tensorflow.")) and \
+            positional:  # `s.reshape(1, -1)`, `s.reshape((1, n))`
+        return "reshaped to one row" if _leading_one(positional[0]) or \
+            constant_value(positional[0]) == 1 else ""
+    if qualname in ("numpy.expand_dims", "tensorflow.expand_dims"):
+        axis = dict(args).get("axis", positional[1] if len(positional) > 1 else None)
+        return "a new leading axis of size 1" if axis is not None and \
+            constant_value(axis) == 0 else ""
+    if qualname in ("numpy.array", "numpy.asarray") and positional:
+        display = producer(positional[0])
+        return "an array of one example" if display is not None and \
+            display.name in ("host.list", "host.tuple") and len(display.operands) == 1 else ""
+    return ""
+
+
+def _through_parameter(value, scope, check, depth: int) -> str:
+    """`check` of the arguments every call of the function `scope` (of this file) passes
+    for its parameter `value`, when it holds for all of them ("" otherwise)."""
+    load = producer(value)
+    stores = [op for op in walk(scope) if op.name == "host.store" and
+              enclosing_scope(op) == scope and load is not None and
+              string_attr(op, "name") == string_attr(load, "name")]
+    argument = stores[0].operands[0] if len(stores) == 1 else value
+    block = argument.owner
+    if scope.name != "host.func" or not isinstance(block, ir.Block) or \
+            argument not in list(block.arguments):
+        return ""
+    index = list(block.arguments).index(argument)
+    is_method = scope.parent is not None and scope.parent.name == "host.class"
+    position = index - 1 if is_method else index  # `self` is the receiver
+    found = []
+    for call in calls_of(scope):
+        positional = [v for k, v in call_arguments(call) if not k]
+        if position < 0 or position >= len(positional):
+            return ""
+        found.append(check(positional[position], enclosing_scope(call), depth + 1))
+    return found[0] if found and all(found) else ""
+
+
+def _leading_one(shape) -> bool:
+    display = producer(shape)
+    return display is not None and display.name in ("host.list", "host.tuple") and \
+        bool(display.operands) and constant_value(display.operands[0]) == 1
+
+
+def _unit_slice(index) -> bool:
+    """`a:a + 1`."""
+    lower, upper, _ = (producer(v) for v in index.operands)
+    if lower is None or upper is None or upper.name != "host.binop" or \
+            string_attr(upper, "op") != "add":
+        return False
+    return constant_value(upper.operands[1]) == 1 and \
+        producer(upper.operands[0]) is not None and \
+        string_attr(producer(upper.operands[0]), "name") == string_attr(lower, "name") != ""
+
+
+# --- the pass -----------------------------------------------------------------------------
+
+def _builds_model(loop) -> bool:
+    """Whether an iteration of `loop` constructs or compiles a model (a sweep, a
+    cross-validation fold): one prediction per new model is what the loop is for."""
+    return any(op.name == "host.call" and (
+        string_attr(op, "method") == "compile" or
+        string_attr(op, "harp.kind") == "module" and
+        string_attr(op, "effect") in ("construct", "io")) for op in walk(loop))
+
+
+#: method -> what replaces it
+_ON_BATCH = {"predict": "predict_on_batch", "fit": "train_on_batch"}
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        method = string_attr(op, "method")
+        if op.name != "host.call" or method not in _ON_BATCH or len(op.operands) < 2:
+            continue
+        found = loop_of(op)
+        if found is None:
+            continue
+        loop, func, site = found
+        scope = enclosing_scope(op)
+        proved = _keras_value(producer(op.operands[0]).operands[0], scope)
+        speculated = "" if proved else _keras_by_use(op)
+        if not (proved or speculated):
+            continue
+        args = call_arguments(op)
+        positional = [v for k, v in args if not k]
+        data = positional[0] if positional else dict(args).get("x")
+        epochs = dict(args).get("epochs")
+        if data is None or string_attr(producer(data), "harp.kind") == "dataloader" or \
+                func is None and invariant_in(data, loop, clobbered=loop_mutates(loop)) or \
+                epochs is not None and constant_value(epochs) != 1:
+            continue  # a dataset, the same input every iteration, or a real training run
+        subject = string_attr(op, "harp.receiver") or "the model"
+        assumptions = [
+            Assumption("keras-model", subject, "low" if proved else "medium",
+                       "proved" if proved else "speculated", proved or speculated),
+            loop_runs(loop),
+        ]
+        how_often = frequency(site, loop)
+        if how_often.assumption(loop):
+            assumptions.append(how_often.assumption(loop))
+        if few_iterations(loop) or _builds_model(loop):
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "a handful of iterations, or one call per model the loop builds"))
+        one = _one_example(data, scope)
+        assumptions.append(
+            Assumption("one-batch", "the input", "low", "proved", f"it is {one}") if one else
+            Assumption("one-batch", "the input", "medium", "speculated",
+                       "the input is a few examples, small enough to run as one batch"))
+        where = f"in `{string_attr(func, 'sym_name')}`, called " if func is not None else ""
+        instead = f"`{subject}.{_ON_BATCH[method]}(...)`"
+        if method == "predict":
+            instead += f" (or `{subject}(x, training=False)`), or predict the whole set at once"
+        message = (f"Keras `{subject}.{method}()` runs {where}on every iteration of "
+                   f"{describe_loop(loop)}: each call sets up a data adapter, callbacks and "
+                   f"a loop over batches for a few rows; call {instead}")
+        record_hint(op, HINT, message, assumptions)
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+#: keywords a fix drops: they only print, or change nothing for one batch of one epoch
+_DROPPED = {"predict": ("verbose",), "fit": ("verbose", "epochs", "batch_size", "shuffle")}
+
+
+def fix_keras_call(module, positions, hint):
+    """`m.predict(x, verbose=0)` -> `m.predict_on_batch(x)`; `m.fit(x, y, epochs=1,
+    verbose=0)` -> `m.train_on_batch(x, y)` when its History is not used."""
+    call = node_at(positions, hint.span, cst.Call)
+    method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+    if method not in _ON_BATCH:
+        raise Decline("not a `.predict(...)` or `.fit(...)` call")
+    arity = 1 if method == "predict" else 2
+    kept = [a for a in call.args if not (a.keyword and a.keyword.value in _DROPPED[method])]
+    other = kept[arity:]
+    if other:
+        names = ", ".join(f"`{a.keyword.value}=`" if a.keyword else "more positional "
+                          "arguments" for a in other)
+        raise Decline(f"`{method}` is called with {names}, which `{_ON_BATCH[method]}` "
+                      f"does not take")
+    if len(kept) < arity or any(a.keyword or a.star for a in kept):
+        raise Decline(f"the inputs of `{method}` are not passed by position")
+    if method == "fit" and not isinstance(syntax.parents(module).get(call), cst.Expr):
+        raise Decline("the program uses what `fit` returns (a History); "
+                      "`train_on_batch` returns the loss")
+    if not any(a.kind == "one-batch" and a.status == "proved" for a in hint.assumptions):
+        unproved(f"the input is one batch: `{_ON_BATCH[method]}` runs it whole, where "
+                 f"`{method}` splits it into batches of 32"
+                 + (" and shuffles them" if method == "fit" else ""))
+    kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return module.deep_replace(call, call.with_changes(
+        func=call.func.with_changes(attr=cst.Name(_ON_BATCH[method])), args=kept))
+
+
+RULE = Rule(
+    flag="harp-keras-call-in-loop",
+    summary="Find Keras predict and fit called per step in loops (HARP404)",
+    run=run,
+    hint=HintSpec(
+        id="HARP404",
+        name="keras-call-in-loop",
+        finds="Keras `model.predict(x)` or a one-epoch `model.fit(x, y)` on every iteration "
+              "of a loop (per environment step, per example or per minibatch)",
+        why="`predict` and `fit` set up a data adapter, callbacks and a loop over batches on "
+            "each call, about a hundred times the cost of a small model on one batch",
+        refactoring="`model.predict_on_batch(x)` (or `model(x, training=False)`) and "
+                    "`model.train_on_batch(x, y)`, or one call over the whole set",
+        before="for t in range(500):\n"
+               "    q = model.predict(np.reshape(state, [1, 4]), verbose=0)\n"
+               "    state = env_step(np.argmax(q[0]))\n",
+        after="for t in range(500):\n"
+              "    q = model.predict_on_batch(np.reshape(state, [1, 4]))\n"
+              "    state = env_step(np.argmax(q[0]))\n",
+        assumptions=("keras-model", "loop-runs", "hot-loop", "every-iteration", "one-batch"),
+    ),
+    fix=Fix(
+        apply=fix_keras_call,
+        summary="safe when the input is proved one example",
+        rewrite="`.predict(x)` becomes `.predict_on_batch(x)` (`verbose=` dropped: a "
+                "progress bar), `.fit(x, y, epochs=1)` becomes `.train_on_batch(x, y)`; "
+                "safe when the input is shaped as one example on the way (`np.reshape(s, "
+                "[1, n])`, `np.expand_dims(s, 0)`, `s[None]`, `x[i:i + 1]`), otherwise "
+                "`--unsafe-fixes` (the `*_on_batch` methods run the whole input as one "
+                "batch)",
+        declines="other arguments (`callbacks`, `steps`, `validation_data`...), the input "
+                 "passed by keyword, or a `fit` whose History the program uses",
+    ),
+)
