@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
+from harp_ir import catalogue
+
 LOOPS = ("host.for", "host.while")
 #: ops that start a new Python scope: a loop outside one does not run the code inside it
 SCOPES = ("host.func", "host.class", "host.module")
@@ -502,6 +504,19 @@ def _at_least(value: ir.Value, depth: int = 0) -> int | None:
     return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
+def iterations_at_least(loop: ir.Operation) -> int:
+    """A lower bound on how many times a `for` over `range(n)` / `range(a, n)` runs, from
+    what the program says about `a` and `n` (0 when it says nothing)."""
+    call = producer(loop.operands[0]) if loop.name == "host.for" else None
+    if call is None or string_attr(call, "qualname") != "builtins.range" or \
+            not 2 <= len(call.operands) <= 3:
+        return 0
+    bounds = list(call.operands)[1:]
+    upper = _at_least(bounds[-1])
+    lower = constant_value(bounds[0]) if len(bounds) == 2 else 0
+    return max(upper - lower, 0) if upper is not None and isinstance(lower, int) else 0
+
+
 def _unpacked(value: ir.Value) -> ir.Value:
     """The display element an unpacking target receives (`n, d = 100, 3` gives `n` the
     100), else `value` itself."""
@@ -976,6 +991,8 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
                 found |= value_uses(op.result, scope, depth + 1)  # host computation
             else:
                 found.add("host")
+        elif op.name == "host.append":
+            found.add("accumulate")  # an element of a comprehension, used after its loop
         elif op.name == "host.binop" and _accumulates(op):
             # `total += v`: what else the loop does with `total` is what it does with v
             found |= {"accumulate"} | _accumulator_uses(op, scope, depth)
@@ -1071,8 +1088,8 @@ def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
     if iterable is not None and string_attr(iterable, "harp.kind") == "dataloader":
         return True
-    if few_iterations(loop):
-        return False  # `for i in range(5)`: a handful of iterations
+    if few_iterations(loop) or over_parameters(loop):
+        return False  # `for i in range(5)`, `for p in model.parameters()`
     for op in walk(loop):
         if op.name != "host.call":
             continue
@@ -1096,6 +1113,20 @@ def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
                 and not kind and string_attr(callee, "scope") != "builtin":
             return True  # a callable the program was given (`model(x)` of a parameter)
     return False
+
+
+#: methods whose results a loop visits one parameter, buffer or submodule at a time
+_PARAMETER_METHODS = ("parameters", "named_parameters", "buffers", "named_buffers",
+                      "modules", "named_modules", "children", "named_children")
+
+
+def over_parameters(loop: ir.Operation) -> bool:
+    """Whether `loop` visits a model's parameters or submodules (`for p in
+    model.parameters()`, `for name, p in model.named_parameters()`): an iteration per
+    parameter, not per batch; hot only when it runs inside each step of a training loop."""
+    iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
+    return iterable is not None and iterable.name == "host.call" and \
+        string_attr(iterable, "method") in _PARAMETER_METHODS
 
 
 def few_iterations(loop: ir.Operation) -> bool:
@@ -1129,6 +1160,25 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
             made = producer(list(made.operands)[-1])
         if made is not None and made.name == "host.func":
             return made
+    return _instance_call(call)
+
+
+def _instance_call(call: ir.Operation) -> ir.Operation | None:
+    """The method that calling an instance of a class of this file runs: its `__call__`,
+    or the `forward` of a module subclass (`net = Net(); net(x)` runs `Net.forward`)."""
+    for scope in (enclosing_scope(call), host_module(call)):
+        made = definition(call.operands[0], scope) if scope is not None else None
+        if made is None or made.name != "host.call":
+            continue
+        cls = definition(made.operands[0], host_module(call) or scope)
+        if cls is None or cls.name != "host.class":
+            return None
+        methods = {string_attr(op.operation, "sym_name"): op.operation
+                   for op in cls.regions[0].blocks[0].operations
+                   if op.operation.name == "host.func"}
+        if "__call__" in methods:
+            return methods["__call__"]
+        return methods.get("forward") if string_attr(made, "harp.kind") == "module" else None
     return None
 
 
@@ -1192,6 +1242,26 @@ def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
     scope = enclosing_scope(op)
     site = call_in_loop(scope) if scope.name == "host.func" else None
     return (enclosing_loop(site), scope, site) if site is not None else None
+
+
+def paced(op: ir.Operation) -> Assumption | None:
+    """A high-risk "hot-loop" speculation when a loop that runs `op` on every iteration
+    (its own, or one around a call of its function) also waits on purpose every
+    iteration (`plt.pause(0.05)` to animate a plot, `time.sleep`): per-iteration costs
+    are lost in the wait. None when no such loop."""
+    pacing = catalogue.load().pacing_calls
+    func = enclosing_scope(op)
+    site = call_in_loop(func) if func.name == "host.func" else None
+    for loop in loops_around(op) + (loops_around(site) if site is not None else []):
+        for call in walk(loop):
+            if call.name == "host.call" and string_attr(call, "qualname") in pacing and \
+                    same_op(enclosing_loop(call), loop) and \
+                    frequency(call, loop).kind == "always":
+                return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                                  f"the loop waits on purpose every iteration "
+                                  f"(`{string_attr(call, 'qualname')}`): a per-iteration "
+                                  f"cost is lost in the wait")
+    return None
 
 
 def called_rarely(func: ir.Operation) -> Frequency | None:

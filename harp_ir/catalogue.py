@@ -44,6 +44,9 @@ class Catalogue:
     kind_class: dict[str, str]
     #: calls whose result is new memory (writing into it changes nothing else)
     fresh_allocations: frozenset[str] = frozenset()
+    #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
+    #: that makes one every iteration is paced by it, not by its computation
+    pacing_calls: frozenset[str] = frozenset()
     #: qualified name -> the dialect ops it lowers to, one per overload, tried in order
     graph_ops: dict[str, tuple[GraphOp, ...]] = field(default_factory=dict)
 
@@ -107,6 +110,7 @@ def load() -> Catalogue:
         tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),
         kind_class=dict(meta.get("kind_class", {})),
         fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
+        pacing_calls=frozenset(meta.get("pacing_calls", ())),
         graph_ops=graph_ops,
     )
 

@@ -28,10 +28,12 @@ import libcst as cst
 from harp_ir.analysis import (
     Assumption,
     accelerator,
+    calls_of,
     describe_loop,
     does_model_work,
     enclosing_loop,
     enclosing_scope,
+    few_iterations,
     frequency,
     loop_runs,
     on_cpu,
@@ -129,7 +131,13 @@ def run(module, pass_=None) -> None:
         how_often = frequency(op, loop)
         if how_often.assumption(loop):
             assumptions.append(how_often.assumption(loop))
-        if not does_model_work(loop):
+        phrase = how_often.phrase(loop)
+        step = _per_step(loop) if not does_model_work(loop) else None
+        if step is not None:  # `for p in params:` in a clipping helper each step calls
+            func, outer = step
+            phrase += (f", in `{string_attr(func, 'sym_name')}`, which runs on every "
+                       f"iteration of {describe_loop(outer)}")
+        elif not does_model_work(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "an iteration runs no model, training step or batch (a loop over "
@@ -161,7 +169,22 @@ def run(module, pass_=None) -> None:
                 "accumulated-only", subject, "high", "speculated",
                 f"`{subject}` is copied to the host on each iteration anyway, by another "
                 f"sync the loop needs"))
-        record_hint(op, HINT, _message(op, loop, how_often.phrase(loop), logging), assumptions)
+        record_hint(op, HINT, _message(op, loop, phrase, logging), assumptions)
+
+
+def _per_step(loop):
+    """(function, outer loop) when `loop` is the body of a function of the file that a
+    training loop calls on every iteration (`grad_clipping(grads)` after each backward):
+    then every iteration of `loop` runs on every step, whatever it visits."""
+    func = enclosing_scope(loop)
+    if func.name != "host.func":
+        return None
+    for call in calls_of(func):
+        outer = enclosing_loop(call)
+        if outer is not None and does_model_work(outer, strict=True) and \
+                frequency(call, outer).kind == "always" and not few_iterations(outer):
+            return func, outer
+    return None
 
 
 # --- the fix ------------------------------------------------------------------------------

@@ -20,8 +20,10 @@ from harp_ir.analysis import (
     LOOPS,
     SCOPES,
     Assumption,
+    calls_of,
     describe_loop,
     does_model_work,
+    enclosing_scope,
     record_hint,
     string_attr,
     walk,
@@ -46,7 +48,10 @@ def _calls_module(op) -> str:
     return ""
 
 
-def _grad_disabled(op) -> bool:
+def _grad_disabled(op, depth: int = 0) -> bool:
+    """Whether autograd is off where `op` runs: inside `with torch.no_grad()`, a function
+    decorated with it, or a function of the file whose every call is in such code (a
+    helper only a `@torch.no_grad()` test method calls)."""
     parent = op.parent
     while parent is not None:
         for attr in ("harp.contexts", "harp.decorators"):  # on host.with / host.func
@@ -54,6 +59,9 @@ def _grad_disabled(op) -> bool:
                     ir.StringAttr(a).value in NO_GRAD for a in ir.ArrayAttr(
                         parent.attributes[attr])):
                 return True
+        calls = calls_of(parent) if parent.name == "host.func" and depth < 3 else []
+        if calls:
+            return all(_grad_disabled(c, depth + 1) for c in calls)
         parent = parent.parent
     return False
 
@@ -100,9 +108,12 @@ def run(module, pass_=None) -> None:
 
 def _backward_after(loop) -> bool:
     """Whether a training step after `loop`, in the block that holds it, uses what the
-    loop computed (a style loss summed over feature maps, then `backward()`): then the
-    graph the loop records is needed."""
-    tainted = {string_attr(o, "name") for o in walk(loop) if o.name == "host.store"}
+    loop computed (a style loss summed over feature maps, then `backward()`), or the
+    function returns it (a module's `forward` stacking per-step outputs): then the graph
+    the loop records is needed, or may be by the callers."""
+    tainted = {string_attr(o, "name") for o in walk(loop) if o.name == "host.store"} | {
+        string_attr(o, "harp.receiver") for o in walk(loop) if o.name == "host.call" and
+        string_attr(o, "method") in ("append", "extend", "insert")}  # `outs.append(y)`
     after = False
     for child in loop.block.operations:
         op = child.operation
@@ -117,10 +128,20 @@ def _backward_after(loop) -> bool:
                     tainted.add(string_attr(o, "name"))
                 else:
                     tainted.discard(string_attr(o, "name"))
-            elif o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS \
-                    and any(_reads(v, tainted) for v in o.operands):
+            elif (o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS
+                  or o.name == "hostcf.return" and _model_method(o)) and \
+                    any(_reads(v, tainted) for v in o.operands):
                 return True
     return False
+
+
+def _model_method(op) -> bool:
+    """Whether `op` is in a class's `forward` or `__call__`: part of a model, whose caller
+    decides whether autograd records (a training step backpropagates through it)."""
+    func = enclosing_scope(op)
+    return func.name == "host.func" and func.parent is not None and \
+        func.parent.name == "host.class" and \
+        string_attr(func, "sym_name") in ("forward", "__call__")
 
 
 def _reads(value, names: set[str], depth: int = 0) -> bool:

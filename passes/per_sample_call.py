@@ -2,10 +2,14 @@
 
 Finds: a call of a module (kind `module`) or a compiled graph function inside a loop whose
 input is one example: `x[i]` / `x[i:i + 1]` with `i` the loop variable, or the loop
-variable itself when the loop iterates over a tensor. When the calls are independent (no
-call's input comes from an earlier call), one batched call does the same work at once.
+variable itself when the loop iterates over a tensor; or one step along another axis,
+`x[:, t]` (a sub-model called once per time step, `[emb(x[:, t]) for t in range(T)]`).
+When the calls are independent (no call's input comes from an earlier call, and its other
+arguments do not change in the loop: `h = cell(x[:, t], h)` carries state and is not
+reported), one batched call does the same work at once.
 
-Assumes: the model treats examples independently (no batch statistics in train mode).
+Assumes: the model treats examples (or steps) independently (no batch statistics in
+train mode, no state kept between calls).
 """
 
 from __future__ import annotations
@@ -16,9 +20,14 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     few_iterations,
+    invariant_in,
+    iterations_at_least,
+    loop_mutates,
+    paced,
     producer,
     record_hint,
     string_attr,
+    value_name,
     walk,
 )
 from harp_ir.rules import HintSpec, Rule
@@ -67,6 +76,46 @@ def _one_example(value, loop) -> bool:
     return _is_load_of(idx, var)
 
 
+def _one_step(value, loop) -> int:
+    """The axis (1 or more) of `x[:, t]` / `x[:, :, t]` / `x[:, t:t + 1]` with `t` the loop
+    variable and full slices before it; 0 when `value` is not such a step."""
+    op = producer(value)
+    index = producer(op.operands[1]) if op is not None and op.name == "host.getitem" \
+        else None
+    if index is None or index.name != "host.tuple" or len(index.operands) < 2:
+        return 0
+    parts = [producer(v) for v in index.operands]
+    var = string_attr(loop, "target")
+    for axis, part in enumerate(parts):
+        if part is None:
+            return 0
+        if _is_load_of(part, var) or part.name == "host.slice" and \
+                _is_load_of(producer(part.operands[0]), var) and _unit_slice(part, var):
+            rest = parts[axis + 1:]
+            return axis if axis > 0 and all(p is not None and _full_slice(p)
+                                            for p in rest) else 0
+        if not _full_slice(part):
+            return 0
+    return 0
+
+
+def _full_slice(op) -> bool:
+    """`:`"""
+    return op.name == "host.slice" and all(constant_value(v) is None and
+                                           producer(v).name == "host.constant"
+                                           for v in op.operands)
+
+
+def _unit_slice(op, var: str) -> bool:
+    """`t:t + 1`"""
+    upper = producer(op.operands[1])
+    return upper is not None and upper.name == "host.binop" and \
+        string_attr(upper, "op") == "add" and \
+        sorted(constant_value(v) == 1 for v in upper.operands) == [False, True] and \
+        any(_is_load_of(producer(v), var) for v in upper.operands) and \
+        constant_value(op.operands[2]) is None
+
+
 def _is_load_of(op, name: str) -> bool:
     return op is not None and op.name == "host.load" and string_attr(op, "name") == name
 
@@ -77,17 +126,40 @@ def run(module, pass_=None) -> None:
             continue
         model = _callee_is_model(op)
         loop = enclosing_loop(op) if model else None
-        if loop is None or loop.name != "host.for" or not _one_example(op.operands[1], loop):
+        if loop is None or loop.name != "host.for":
             continue
-        message = (f"`{model}` is called on one example per iteration of "
-                   f"{describe_loop(loop)}; the calls are independent: call it once on the "
-                   f"whole batch")
+        example = _one_example(op.operands[1], loop)
+        step = 0 if example else _one_step(op.operands[1], loop)
+        changed = loop_mutates(loop)
+        if not (example or step) or not all(
+                invariant_in(v, loop, clobbered=changed) for v in op.operands[2:]):
+            continue  # another argument changes in the loop (a state `h` it carries)
+        if step:
+            whole = value_name(producer(op.operands[1]).operands[0]) or "x"
+            message = (f"`{model}` is called on one step along axis {step} per iteration "
+                       f"of {describe_loop(loop)}; the calls are independent: call it once "
+                       f"on all steps (for a module that maps the last axis, "
+                       f"`{model}({whole})` is the stack of the per-step results along axis "
+                       f"{step})")
+        else:
+            message = (f"`{model}` is called on one example per iteration of "
+                       f"{describe_loop(loop)}; the calls are independent: call it once on "
+                       f"the whole batch")
         assumptions = [
             Assumption("independent-examples", model, "medium", "speculated",
                        "the model treats examples independently (eval mode, no batch "
-                       "statistics)"),
+                       "statistics)" if example else
+                       "the model treats each step independently (no state kept between "
+                       "calls, nothing mixes the steps)"),
         ]
-        if few_iterations(loop):
+        if paced(op):
+            assumptions.append(paced(op))
+        elif step and iterations_at_least(loop) <= 16:
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "the number of steps is not known to be large: a call per step costs a "
+                "launch each, which matters for long sequences, little for a few steps"))
+        elif few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): batching saves little"))

@@ -29,6 +29,7 @@ from harp_ir.frontend.names import (
     Scope,
     V,
     arith_fact,
+    attributes_assigned_once,
     dotted_name,
     element_fact,
     merge_facts,
@@ -591,6 +592,10 @@ class Lowerer:
         }, regions=1)
         enclosing = self.scopes[-1]
         scope = Scope("function")
+        if enclosing.kind == "class" and entries and entries[0][1] != "vararg" and \
+                not any(dotted_name(d.decorator) in ("staticmethod", "classmethod")
+                        for d in getattr(node, "decorators", ())):
+            scope.self_name, scope.owner = entries[0][0].name.value, enclosing
         self.scopes.append(scope)
 
         def bind_params(block):
@@ -614,7 +619,7 @@ class Lowerer:
                      {"sym_name": s(stmt.name.value)}, regions=1)
         framework = next((b.fact.framework for b in bases
                           if b.fact.qualname in MODULE_BASES or b.fact.kind == "class"), "")
-        scope = Scope("class")
+        scope = Scope("class", assigned_once=attributes_assigned_once(stmt))
         if framework:
             scope.facts["__harp_module_class__"] = Fact("class", framework)
         self.scopes.append(scope)
@@ -637,6 +642,7 @@ class Lowerer:
         if isinstance(target, cst.Name):
             self.store(target, target.value, value)
         elif isinstance(target, cst.Attribute):
+            self.note_attribute(target, value.fact)
             obj = self.expr(target.value)
             if obj.fact.kind == "library" and obj.fact.qualname:
                 self.dynamic.append(("monkey-patch", f"{obj.fact.qualname}.{target.attr.value}",
@@ -691,16 +697,40 @@ class Lowerer:
         attach(op, fact)
         return V(op.result, fact, name)
 
+    def self_attribute(self, node: cst.Attribute) -> Fact | None:
+        """The fact of `self.x` in a method, when the class assigns `self.x` in one place
+        and that assignment has been lowered (usually in `__init__`)."""
+        scope = self.scopes[-1]
+        if scope.owner is None or not isinstance(node.value, cst.Name) or \
+                node.value.value != scope.self_name:
+            return None
+        return scope.owner.attributes.get(node.attr.value)
+
+    def note_attribute(self, target: cst.Attribute, fact: Fact) -> None:
+        """Record the fact of `self.x = value` when the class assigns `self.x` only here."""
+        scope = self.scopes[-1]
+        attr = target.attr.value
+        if scope.owner is None or not isinstance(target.value, cst.Name) or \
+                target.value.value != scope.self_name or \
+                attr not in scope.owner.assigned_once or fact.kind == "unknown":
+            return
+        line = self.positions[target].start.line if target in self.positions else 0
+        scope.owner.attributes[attr] = replace(
+            fact, status="speculated",
+            reason=f"`self.{attr}` is assigned once in the class (line {line}): "
+                   f"{fact.reason or 'a ' + fact.kind}")
+
     def expr_Attribute(self, node):
         obj = self.expr(node.value)
         attr = node.attr.value
         attrs = {"attr": s(attr)}
-        fact = UNKNOWN
+        fact = self.self_attribute(node) or UNKNOWN
         if obj.fact.kind in ("library", "class") and obj.fact.qualname:
             qualname = f"{obj.fact.qualname}.{attr}"
             attrs["qualname"] = s(qualname)
             fact = self.library_fact(qualname)
         op = self.op("host.getattr", node, [obj.value], 1, attrs)
+        attach(op, fact)
         name = f"{obj.name}.{attr}" if obj.name else attr
         return V(op.result, fact, name)
 
@@ -756,8 +786,11 @@ class Lowerer:
         name = func.attr.value
         rf = receiver.fact
         attrs = {"attr": s(name)}
-        fact = UNKNOWN
-        if rf.kind in ("library", "class") and rf.qualname:
+        attribute = self.self_attribute(func)  # `self.linear(x)`: a module's own fact
+        fact = attribute or UNKNOWN
+        if attribute is not None:
+            pass
+        elif rf.kind in ("library", "class") and rf.qualname:
             fact = self.library_fact(f"{rf.qualname}.{name}")
         elif rf.kind in ("tensor", "module", "optimizer", "session") and rf.framework:
             api = self.catalogue.method("tf1", name, rf.kind) \
@@ -780,6 +813,8 @@ class Lowerer:
         if fact.qualname:
             attrs["qualname"] = s(fact.qualname)
         op = self.op("host.getattr", func, [receiver.value], 1, attrs)
+        if attribute is not None:
+            attach(op, attribute)
         return V(op.result, fact, f"{receiver.name}.{name}" if receiver.name else name)
 
     def expr_Subscript(self, node):

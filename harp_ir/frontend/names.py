@@ -37,6 +37,71 @@ class Scope:
     facts: dict[str, Fact] = field(default_factory=dict)
     declared: dict[str, str] = field(default_factory=dict)  # name -> "global"/"nonlocal"
     returns: list[Fact] = field(default_factory=list)  # facts of the values returned
+    #: a class: the attributes `self.x` its methods assign in one place only, and the
+    #: facts of those assigned so far (`self.linear = nn.Linear(...)` in `__init__`)
+    assigned_once: frozenset[str] = frozenset()
+    attributes: dict[str, Fact] = field(default_factory=dict)
+    #: a method: the name of its first parameter (`self`) and its class's scope
+    self_name: str = ""
+    owner: Scope | None = None
+
+
+def attributes_assigned_once(cls: cst.ClassDef) -> frozenset[str]:
+    """The attributes `self.x` that the methods of `cls` assign in exactly one place (an
+    assignment, augmented assignment, loop or `with` target; `del self.x` and
+    `setattr(self, ...)` count as more): a fact of that one value holds wherever the
+    class's methods read `self.x` after it."""
+    counts: dict[str, int] = {}
+
+    class Targets(cst.CSTVisitor):
+        def __init__(self, self_name: str):
+            self.self_name = self_name
+
+        def count(self, target, weight: int = 1) -> None:
+            if isinstance(target, (cst.Tuple, cst.List)):
+                for element in target.elements:
+                    self.count(element.value, weight)
+            elif isinstance(target, cst.StarredElement):
+                self.count(target.value, weight)
+            elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                    and target.value.value == self.self_name:
+                counts[target.attr.value] = counts.get(target.attr.value, 0) + weight
+
+        def visit_Assign(self, node):
+            for t in node.targets:
+                self.count(t.target)
+
+        def visit_AugAssign(self, node):
+            self.count(node.target, 2)  # reads and rebinds: never one value
+
+        def visit_AnnAssign(self, node):
+            if node.value is not None:
+                self.count(node.target)
+
+        def visit_For(self, node):
+            self.count(node.target, 2)
+
+        def visit_WithItem(self, node):
+            if node.asname is not None:
+                self.count(node.asname.name)
+
+        def visit_Del(self, node):
+            self.count(node.target, 2)
+
+        def visit_Call(self, node):
+            if dotted_name(node.func) == "setattr" and node.args and \
+                    isinstance(node.args[0].value, cst.Name) and \
+                    node.args[0].value.value == self.self_name:
+                counts["*"] = 2  # a computed name: any attribute may be rebound
+
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.params.params and not any(
+                dotted_name(d.decorator) in ("staticmethod", "classmethod")
+                for d in stmt.decorators):
+            stmt.visit(Targets(stmt.params.params[0].name.value))
+    if counts.get("*"):
+        return frozenset()
+    return frozenset(name for name, n in counts.items() if n == 1)
 
 
 def dotted_name(node) -> str:

@@ -45,3 +45,32 @@ def style_step(features, targets):
         style_loss += nn.functional.mse_loss(model(f), t)
     total = style_loss * 2
     total.backward()
+
+
+# Near misses across calls: a module's forward looping over time steps (its caller decides
+# whether autograd records), and a helper that only a no_grad method calls.
+class PerStep(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 2)
+
+    def forward(self, x):
+        outs = []
+        for t in range(x.size(1)):
+            outs.append(self.linear(x[:, t]))
+        return torch.stack(outs, 1)
+
+
+class Tester:
+    def __init__(self):
+        self.model = nn.Linear(4, 2)
+
+    @torch.no_grad()
+    def test(self, loader):
+        return self.statistics(loader)
+
+    def statistics(self, loader):
+        total = torch.zeros(())
+        for x in loader:
+            total += self.model(x).sum()
+        return total

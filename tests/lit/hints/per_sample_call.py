@@ -1,4 +1,8 @@
 # RUN: %check-hints %s
+# RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck --check-prefix=AGGRESSIVE %s
+# AGGRESSIVE-DAG: per_sample_call.py:26: unexpected HARP403
+# AGGRESSIVE-DAG: per_sample_call.py:62: unexpected HARP403
+# AGGRESSIVE-DAG: per_sample_call.py:79: unexpected HARP403
 import tensorflow as tf
 import torch
 from torch import nn
@@ -35,3 +39,42 @@ with torch.no_grad():
         y = model(batch[i:i + size])
     for i in range(len(batch)):
         y = model(batch[i:i + 1:2])
+
+# One step along another axis per iteration, over a sequence known to be long: a
+# sub-model called per time step.
+SEQ_LEN = 128
+emb = nn.Embedding(100, 8)
+proj = nn.Linear(8, 8)
+tokens = torch.randint(0, 100, (4, SEQ_LEN))
+feats = torch.randn(4, SEQ_LEN, 8)
+with torch.no_grad():
+    embedded = [emb(tokens[:, t]) for t in range(SEQ_LEN)]  # expected-hint HARP403
+    ys = []
+    for t in range(SEQ_LEN):
+        ys.append(proj(feats[:, t, :]))  # expected-hint HARP403
+    for t in range(0, SEQ_LEN):
+        ys.append(proj(feats[:, t:t + 1]))  # expected-hint HARP403
+dense = tf.keras.layers.Dense(3)
+sequence = tf.random.normal([2, 64, 4])
+steps = [dense(sequence[:, t]) for t in range(64)]  # expected-hint HARP403
+# A length the program does not state (a few steps are cheap): aggressive level only.
+with torch.no_grad():
+    ys = [proj(feats[:, t]) for t in range(feats.size(1))]
+
+# Near misses: a cell that carries its state from step to step; a step's input that
+# mixes in the previous output.
+cell = nn.GRUCell(8, 8)
+with torch.no_grad():
+    h = torch.zeros(4, 8)
+    for t in range(SEQ_LEN):
+        h = cell(feats[:, t], h)
+    y = torch.zeros(4, 8)
+    for t in range(SEQ_LEN):
+        y = proj(feats[:, t] + y)
+# A loop that animates a plot waits 50 ms per step: the calls' overhead is lost in it.
+import matplotlib.pyplot as plt  # noqa: E402
+
+with torch.no_grad():
+    for t in range(SEQ_LEN):
+        plt.plot(proj(feats[:, t]).sum(1))
+        plt.pause(0.05)
