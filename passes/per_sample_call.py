@@ -173,8 +173,9 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP403",
         name="per-sample-call",
-        finds="a model or graph function called on one example at a time in a loop when the "
-              "calls are independent",
+        finds="a model or graph function called on one example at a time in a loop, or on "
+              "one step along another axis (`emb(x[:, t])` per time step), when the calls "
+              "are independent",
         why="each call pays the launch and Python overhead for one example, where one batched "
             "call amortises it",
         refactoring="one batched call",
