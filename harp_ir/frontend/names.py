@@ -48,57 +48,71 @@ class Scope:
 
 def attributes_assigned_once(cls: cst.ClassDef) -> frozenset[str]:
     """The attributes `self.x` that the methods of `cls` assign in exactly one place (an
-    assignment, augmented assignment, loop or `with` target; `del self.x` and
-    `setattr(self, ...)` count as more): a fact of that one value holds wherever the
-    class's methods read `self.x` after it."""
+    assignment, or a loop or `with` target; `+=`, `del self.x` and `setattr(self, ...)`
+    count as more): a fact of that one value holds wherever the class's methods read
+    `self.x` after it. Only statements are visited (an attribute cannot be bound inside
+    an expression), which keeps this cheap next to the lowering."""
     counts: dict[str, int] = {}
 
-    class Targets(cst.CSTVisitor):
-        def __init__(self, self_name: str):
-            self.self_name = self_name
+    def count(target, self_name: str, weight: int = 1) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                count(element.value, self_name, weight)
+        elif isinstance(target, cst.StarredElement):
+            count(target.value, self_name, weight)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and \
+                target.value.value == self_name:
+            counts[target.attr.value] = counts.get(target.attr.value, 0) + weight
 
-        def count(self, target, weight: int = 1) -> None:
-            if isinstance(target, (cst.Tuple, cst.List)):
-                for element in target.elements:
-                    self.count(element.value, weight)
-            elif isinstance(target, cst.StarredElement):
-                self.count(target.value, weight)
-            elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
-                    and target.value.value == self.self_name:
-                counts[target.attr.value] = counts.get(target.attr.value, 0) + weight
-
-        def visit_Assign(self, node):
-            for t in node.targets:
-                self.count(t.target)
-
-        def visit_AugAssign(self, node):
-            self.count(node.target, 2)  # reads and rebinds: never one value
-
-        def visit_AnnAssign(self, node):
-            if node.value is not None:
-                self.count(node.target)
-
-        def visit_For(self, node):
-            self.count(node.target, 2)
-
-        def visit_WithItem(self, node):
-            if node.asname is not None:
-                self.count(node.asname.name)
-
-        def visit_Del(self, node):
-            self.count(node.target, 2)
-
-        def visit_Call(self, node):
-            if dotted_name(node.func) == "setattr" and node.args and \
-                    isinstance(node.args[0].value, cst.Name) and \
-                    node.args[0].value.value == self.self_name:
+    def small(statements, self_name: str) -> None:
+        for stmt in statements:
+            if isinstance(stmt, cst.Assign):
+                for t in stmt.targets:
+                    count(t.target, self_name)
+            elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None:
+                count(stmt.target, self_name)
+            elif isinstance(stmt, (cst.AugAssign, cst.Del)):
+                count(stmt.target, self_name, 2)  # never one value
+            elif isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call) and \
+                    dotted_name(stmt.value.func) == "setattr":
                 counts["*"] = 2  # a computed name: any attribute may be rebound
+
+    def block(suite, self_name: str) -> None:
+        if isinstance(suite, cst.SimpleStatementSuite):  # `if c: self.a = 1`
+            small(suite.body, self_name)
+        elif suite is not None:
+            visit(suite.body, self_name)
+
+    def visit(statements, self_name: str) -> None:
+        for stmt in statements:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                small(stmt.body, self_name)
+                continue
+            if isinstance(stmt, cst.For):
+                count(stmt.target, self_name, 2)
+            elif isinstance(stmt, cst.With):
+                for item in stmt.items:
+                    if item.asname is not None:
+                        count(item.asname.name, self_name)
+            elif isinstance(stmt, cst.Match):
+                counts["*"] = 2  # patterns can bind attributes: assume nothing
+            block(getattr(stmt, "body", None), self_name)
+            orelse = getattr(stmt, "orelse", None)
+            if isinstance(orelse, cst.If):
+                visit([orelse], self_name)  # elif
+            elif orelse is not None:
+                block(orelse.body, self_name)
+            for handler in getattr(stmt, "handlers", ()):
+                block(handler.body, self_name)
+            final = getattr(stmt, "finalbody", None)
+            if final is not None:
+                block(final.body, self_name)
 
     for stmt in cls.body.body:
         if isinstance(stmt, cst.FunctionDef) and stmt.params.params and not any(
                 dotted_name(d.decorator) in ("staticmethod", "classmethod")
                 for d in stmt.decorators):
-            stmt.visit(Targets(stmt.params.params[0].name.value))
+            visit(stmt.body.body, stmt.params.params[0].name.value)
     if counts.get("*"):
         return frozenset()
     return frozenset(name for name, n in counts.items() if n == 1)

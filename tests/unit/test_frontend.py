@@ -159,3 +159,51 @@ def test_module_op_records_name_and_file(ctx):
     mod = module.body.operations[0]
     assert ir.StringAttr(mod.attributes["sym_name"]).value == "mod"
     assert ir.StringAttr(mod.attributes["filename"]).value == "pkg/mod.py"
+
+
+def test_self_attribute_assigned_once_carries_its_fact(ctx):
+    src = ("import tensorflow as tf\nimport torch\n"
+           "class Agent(torch.nn.Module):\n"
+           "    def __init__(self):\n"
+           "        super().__init__()\n"
+           "        self.sess = tf.Session()\n"
+           "        self.linear = torch.nn.Linear(4, 2)\n"
+           "        self.other = torch.nn.Linear(4, 2)\n"
+           "    def act(self, x):\n"
+           "        self.sess.run(x)\n"
+           "        self.other = None\n"
+           "        return self.linear(x), self.other(x)\n")
+    c = calls(src)
+    assert "tensorflow.compat.v1.Session.run" in c  # `self.sess` is the session
+    kinds = {string_attr(o, "attr"): string_attr(o, "harp.kind")
+             for o in ops(src, "host.getattr")}
+    assert kinds["linear"] == "module"
+    assert kinds["other"] == ""  # assigned in two places: nothing is assumed
+
+
+def test_attributes_assigned_once_counts_every_binding_statement(ctx):
+    import libcst as cst
+
+    from harp_ir.frontend.names import attributes_assigned_once
+    src = ("class A:\n"
+           "    def __init__(self, x):\n"
+           "        self.a = 1\n"
+           "        if x: self.b = 2\n"
+           "        if x:\n            self.c = 1\n"
+           "        elif x > 2:\n            self.d = 1\n"
+           "        else:\n            self.e = 1\n"
+           "        try:\n            self.f = 1\n"
+           "        except E:\n            self.f = 2\n"
+           "        finally:\n            self.g = 1\n"
+           "        for self.h in []:\n            pass\n"
+           "        with open(x) as self.i:\n            self.j += 1\n"
+           "    def m(self):\n"
+           "        self.a2, (self.b2, *self.c2) = 1, (2, 3)\n"
+           "        self.e = 5\n"
+           "    @staticmethod\n"
+           "    def s(x):\n"
+           "        x.z = 1\n")
+    found = attributes_assigned_once(cst.parse_module(src).body[0])
+    assert found == {"a", "a2", "b", "b2", "c", "c2", "d", "g", "i"}
+    with_setattr = src.replace("self.a = 1", "setattr(self, name, 1)")
+    assert attributes_assigned_once(cst.parse_module(with_setattr).body[0]) == frozenset()
