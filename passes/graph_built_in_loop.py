@@ -291,8 +291,9 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=fix_graph_built_in_loop,
-        summary="safe (guarded by the loop's `range` when the loop may run zero times); unsafe "
-                "for a loop of unknown length or a function that does more than build ops",
+        summary="safe (guarded by the loop's `range` or list when the loop may run zero "
+                "times); unsafe for a loop of unknown length or a function that does more "
+                "than build ops",
         rewrite="TF1 ops built in the loop are built once before it (the `name = ...` statement,"
                 " or the sub-expression into a new variable); `sess.run(tf.assign(w, v))` with "
                 "`v` new each iteration gets a placeholder fed with `v`; a call of a function "

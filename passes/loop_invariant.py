@@ -169,14 +169,15 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=hoist.fix_loop_invariant,
-        summary="safe (guarded by the loop's `range` when the loop may run zero times); "
+        summary="safe (guarded by the loop's `range` or list when the loop may run zero times); "
                 "unsafe for a loop of unknown length",
         rewrite="the invariant computation moves before the loop: the whole `name = ...` "
                 "statement, or the sub-expression into a new variable, with the invariant "
                 "statements it reads, in order (`w_inv = inv(W)` then `proj = w_inv @ V`); "
                 "when the program does not show the loop runs (`range(100)`, `range(0, n, b)` "
                 "with constant `n`, `max(1, ...)`, a display, `while True`), the moved code "
-                "runs under the loop's zero-trip test `if range(n):`; a loop of unknown length "
+                "runs under the loop's zero-trip test `if range(n):` (`if items:` for a name "
+                "bound once to a list); a loop of unknown length "
                 "over something else needs `--unsafe-fixes` or `--assume loop-runs`",
         declines="as HARP202",
     ),

@@ -82,10 +82,11 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=hoist.fix_loop_invariant,
-        summary="safe (guarded by the loop's `range` when the loop may run zero times); "
+        summary="safe (guarded by the loop's `range` or list when the loop may run zero times); "
                 "unsafe for a loop of unknown length",
         rewrite="a loop-invariant conversion moves before the loop, through nested loops "
-                "(under `if range(n):` when the loop may run zero times)",
+                "(under `if range(n):`, or `if items:` for a list, when the loop may run zero "
+                "times)",
         declines="the target is read before it is assigned or assigned twice in the loop; the "
                  "code runs only under a condition, short-circuit, handler or inner loop, or "
                  "after a `continue`/`break`/`return`/`raise` (before the loop it would run when"

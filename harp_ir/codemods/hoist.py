@@ -41,9 +41,9 @@ def _place_before(module, hint, loop, loop_stmt, moved: list, new_loop):
     or the user confirms it (`--assume loop-runs`), the moved code runs under the loop's
     own zero-trip test, as a compiler guards a hoist: for a loop over the builtin `range`,
     `if range(n):` (the range made once into a variable first when its arguments are more
-    than names and numbers, or when the moved code rebinds one of them), joining the guard
-    an earlier hoist put just before the loop. Any other loop needs the assumption: the
-    fix is unsafe."""
+    than names and numbers, or when the moved code rebinds one of them), for a loop over a
+    name bound once to a list, `if words:`, joining the guard an earlier hoist put just
+    before the loop. Any other loop needs the assumption: the fix is unsafe."""
     guard = None
     if not any(a.kind == "loop-runs" and established(a) for a in hint.assumptions):
         guard = _range_of(module, loop)
@@ -88,8 +88,8 @@ def _place_before(module, hint, loop, loop_stmt, moved: list, new_loop):
 
 def _range_of(module, loop):
     """The zero-trip test of a `for` loop over the builtin `range` with plain positional
-    arguments: the `range(...)` call, or the name bound once to one (`steps = range(n)`);
-    else None."""
+    arguments: the `range(...)` call, or the name bound once to one (`steps = range(n)`)
+    or to a list (`words = ids.tolist()`); else None."""
     it = loop.iter if isinstance(loop, cst.For) else None
     scope = syntax.scopes(module).get(it) if it is not None else None
     if isinstance(it, cst.Name) and scope is not None:
@@ -97,12 +97,29 @@ def _range_of(module, loop):
         target = getattr(bindings[0], "node", None) if len(bindings) == 1 else None
         parents = syntax.parents(module)
         assign = parents.get(parents.get(target)) if target is not None else None
+        value_scope = syntax.scopes(module).get(assign.value) if assign is not None else None
         if isinstance(assign, cst.Assign) and len(assign.targets) == 1 and \
                 assign.targets[0].target is target and \
-                _range_call(assign.value, syntax.scopes(module).get(assign.value)):
+                (_range_call(assign.value, value_scope) or _makes_list(assign.value,
+                                                                       value_scope)):
             return it
         return None
     return it if _range_call(it, scope) else None
+
+
+def _makes_list(value, scope) -> bool:
+    """Whether `value` is surely a list or tuple, which is non-empty exactly when a loop
+    over it runs and can be iterated again after `if name:`: a display or comprehension,
+    `list(...)`, `sorted(...)`, `tuple(...)` of the builtins, or `.tolist()` of an array
+    or tensor (a 0-d one gives a number, over which the loop itself would raise)."""
+    if isinstance(value, (cst.List, cst.Tuple, cst.ListComp)):
+        return True
+    if not isinstance(value, cst.Call) or scope is None:
+        return False
+    if isinstance(value.func, cst.Attribute):
+        return value.func.attr.value == "tolist" and not value.args
+    names = {q.name for q in scope.get_qualified_names_for(value.func)}
+    return bool(names) and names <= {"builtins.list", "builtins.sorted", "builtins.tuple"}
 
 
 def _range_call(call, scope) -> bool:

@@ -1,5 +1,6 @@
-# twist: an invariant matmul that raises, in a loop that runs zero times
-# expect: HARP301 unsafe "it needs the loop to run at least once"
+# twist: an invariant matmul that raises, in a loop over an empty list: the hoisted code
+# runs under `if batches:`, so it never runs either
+# expect: HARP301 fixed
 import torch
 
 a, b = torch.randn(2, 3), torch.randn(4, 5)
