@@ -31,3 +31,19 @@ for step, (x, y) in enumerate(loader):
 for trial in range(3):
     out = model(torch.randn(8, 4, device=device))
     summary = torch.tensor([out.mean(), out.std()])
+
+# TensorFlow (eager): tf.constant / np.array of tensors per step; tf.stack is the near miss.
+import tensorflow as tf  # noqa: E402
+
+net = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+tf_opt = tf.keras.optimizers.SGD(0.1)
+batches = [tf.random.normal([8, 4]) for _ in range(100)]
+for xb in batches:
+    with tf.GradientTape() as tape:  # expected-hint HARP103
+        out = net(xb)
+        loss = tf.reduce_mean(out ** 2)
+    tf_opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables),
+                               net.trainable_variables))
+    stats = tf.constant([loss, tf.reduce_max(out)])  # expected-hint HARP206
+    history.append(np.array([loss, tf.reduce_min(out)]))  # expected-hint HARP206
+    stacked = tf.stack([loss, tf.reduce_max(out)])
