@@ -494,7 +494,7 @@ def _at_least(value: ir.Value, depth: int = 0) -> int | None:
     scope from one."""
     op = producer(value)
     if op is not None and op.name == "host.load" and depth < 4:
-        stored = _stored_once(op)
+        stored = stored_once(op)
         return _at_least(stored, depth + 1) if stored is not None else None
     if op is not None and op.name == "host.call" and depth < 4 and \
             string_attr(op, "qualname") == "builtins.max" and len(op.operands) > 2:
@@ -531,7 +531,7 @@ def _unpacked(value: ir.Value) -> ir.Value:
     return value
 
 
-def _stored_once(load: ir.Operation) -> ir.Value | None:
+def stored_once(load: ir.Operation) -> ir.Value | None:
     """What a name is bound to when its scope stores it once (through an unpacking of a
     display), else None."""
     stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
@@ -542,7 +542,7 @@ def _constant_int(value: ir.Value) -> int | None:
     """An int literal, or a name stored once in its scope from one."""
     op = producer(value)
     if op is not None and op.name == "host.load":
-        value = _stored_once(op)
+        value = stored_once(op)
     found = constant_value(value) if value is not None else NOT_CONSTANT
     return found if isinstance(found, int) and not isinstance(found, bool) else None
 
@@ -590,7 +590,7 @@ def tensor_rank(value: ir.Value, depth: int = 0) -> int | None:
     if op is None:
         return None
     if op.name == "host.load":
-        stored = _stored_once(op)
+        stored = stored_once(op)
         return tensor_rank(stored, depth + 1) if stored is not None else None
     if op.name == "host.from_graph":
         return None
@@ -644,7 +644,7 @@ def _range_index(value: ir.Value) -> bool:
     """Whether `value` is the index of a `for i in range(...)` loop (an int)."""
     op = producer(value)
     if op is not None and op.name == "host.load":
-        value = _stored_once(op)
+        value = stored_once(op)
     owner = value.owner if value is not None else None
     if not isinstance(owner, ir.Block):
         return False
@@ -690,7 +690,7 @@ def _display_length(value: ir.Value) -> int | None:
     name is stored once from), or 1 for an int."""
     op = producer(value)
     if op is not None and op.name == "host.load":
-        stored = _stored_once(op)
+        stored = stored_once(op)
         op = producer(stored) if stored is not None else None
         value = stored if stored is not None else value
     if op is not None and op.name in ("host.tuple", "host.list") and \
@@ -1173,9 +1173,7 @@ def _instance_call(call: ir.Operation) -> ir.Operation | None:
         cls = definition(made.operands[0], host_module(call) or scope)
         if cls is None or cls.name != "host.class":
             return None
-        methods = {string_attr(op.operation, "sym_name"): op.operation
-                   for op in cls.regions[0].blocks[0].operations
-                   if op.operation.name == "host.func"}
+        methods = class_methods(cls)
         if "__call__" in methods:
             return methods["__call__"]
         return methods.get("forward") if string_attr(made, "harp.kind") == "module" else None
@@ -1186,12 +1184,25 @@ def _called_method(attribute: ir.Operation, call: ir.Operation) -> ir.Operation 
     """The `host.func` that `obj.name(...)` runs when `obj` is an instance of a class of
     this file: `self` in one of its methods, or a local stored once from `Agent(...)`."""
     cls = instance_class(attribute.operands[0], call)
-    if cls is None:
+    return class_methods(cls).get(string_attr(attribute, "attr")) if cls is not None else None
+
+
+def class_methods(cls: ir.Operation) -> dict[str, ir.Operation]:
+    """The `host.func`s a `host.class` body defines, by name."""
+    return {string_attr(op.operation, "sym_name"): op.operation
+            for op in cls.regions[0].blocks[0].operations if op.operation.name == "host.func"}
+
+
+def self_class(value: ir.Value) -> ir.Operation | None:
+    """The `host.class` whose method reads `value` as its first parameter (`self`)."""
+    load = producer(value)
+    func = enclosing_scope(load) if load is not None and load.name == "host.load" else None
+    if func is None or func.name != "host.func" or func.parent is None or \
+            func.parent.name != "host.class":
         return None
-    name = string_attr(attribute, "attr")
-    return next((op.operation for op in cls.regions[0].blocks[0].operations
-                 if op.operation.name == "host.func" and
-                 string_attr(op.operation, "sym_name") == name), None)
+    names = ir.ArrayAttr(func.attributes["arg_names"])
+    return func.parent if len(names) and \
+        ir.StringAttr(names[0]).value == string_attr(load, "name") else None
 
 
 def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
@@ -1200,14 +1211,9 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     load = producer(value)
     if load is None or load.name != "host.load":
         return None
-    scope = enclosing_scope(at)
-    if scope.name == "host.func":
-        owner = scope.parent  # the op whose body holds the def
-        names = ir.ArrayAttr(scope.attributes["arg_names"])
-        if owner is not None and owner.name == "host.class" and len(names) and \
-                ir.StringAttr(names[0]).value == string_attr(load, "name"):
-            return owner  # `self` (the first parameter of a method)
-    for where in (scope, host_module(at)):
+    if self_class(value) is not None:
+        return self_class(value)
+    for where in (enclosing_scope(at), host_module(at)):
         made = definition(value, where) if where is not None else None
         if made is not None and made.name == "host.call":
             cls = definition(made.operands[0], host_module(at) or where)

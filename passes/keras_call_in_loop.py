@@ -47,6 +47,8 @@ from harp_ir.analysis import (
     loop_runs,
     producer,
     record_hint,
+    self_class,
+    stored_once,
     string_attr,
     walk,
 )
@@ -104,20 +106,9 @@ def _keras_attribute(attribute, depth: int) -> str:
         return ""
     name = string_attr(attribute, "attr")
     stores = [op for op in walk(cls) if op.name == "host.setattr" and
-              string_attr(op, "attr") == name and _is_self(op.operands[0])]
+              string_attr(op, "attr") == name and self_class(op.operands[0]) is not None]
     found = [_keras_value(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
     return found[0] if found and all(found) else ""
-
-
-def _is_self(value) -> bool:
-    """Whether `value` is the first parameter of the method it is read in."""
-    load = producer(value)
-    func = enclosing_scope(load) if load is not None else None
-    if load is None or load.name != "host.load" or func.name != "host.func" or \
-            func.parent is None or func.parent.name != "host.class":
-        return False
-    names = ir.ArrayAttr(func.attributes["arg_names"])
-    return len(names) > 0 and ir.StringAttr(names[0]).value == string_attr(load, "name")
 
 
 def _keras_by_use(call) -> str:
@@ -184,10 +175,8 @@ def _through_parameter(value, scope, check, depth: int) -> str:
     """`check` of the arguments every call of the function `scope` (of this file) passes
     for its parameter `value`, when it holds for all of them ("" otherwise)."""
     load = producer(value)
-    stores = [op for op in walk(scope) if op.name == "host.store" and
-              enclosing_scope(op) == scope and load is not None and
-              string_attr(op, "name") == string_attr(load, "name")]
-    argument = stores[0].operands[0] if len(stores) == 1 else value
+    stored = stored_once(load) if load is not None and load.name == "host.load" else None
+    argument = stored if stored is not None else value
     block = argument.owner
     if scope.name != "host.func" or not isinstance(block, ir.Block) or \
             argument not in list(block.arguments):

@@ -697,25 +697,28 @@ class Lowerer:
         attach(op, fact)
         return V(op.result, fact, name)
 
-    def self_attribute(self, node: cst.Attribute) -> Fact | None:
-        """The fact of `self.x` in a method, when the class assigns `self.x` in one place
-        and that assignment has been lowered (usually in `__init__`)."""
+    def self_owner(self, node: cst.Attribute) -> Scope | None:
+        """The class scope of `self.x` read or written in one of its methods, else None."""
         scope = self.scopes[-1]
         if scope.owner is None or not isinstance(node.value, cst.Name) or \
                 node.value.value != scope.self_name:
             return None
-        return scope.owner.attributes.get(node.attr.value)
+        return scope.owner
+
+    def self_attribute(self, node: cst.Attribute) -> Fact | None:
+        """The fact of `self.x` in a method, when the class assigns `self.x` in one place
+        and that assignment has been lowered (usually in `__init__`)."""
+        owner = self.self_owner(node)
+        return owner.attributes.get(node.attr.value) if owner is not None else None
 
     def note_attribute(self, target: cst.Attribute, fact: Fact) -> None:
         """Record the fact of `self.x = value` when the class assigns `self.x` only here."""
-        scope = self.scopes[-1]
+        owner = self.self_owner(target)
         attr = target.attr.value
-        if scope.owner is None or not isinstance(target.value, cst.Name) or \
-                target.value.value != scope.self_name or \
-                attr not in scope.owner.assigned_once or fact.kind == "unknown":
+        if owner is None or attr not in owner.assigned_once or fact.kind == "unknown":
             return
         line = self.positions[target].start.line if target in self.positions else 0
-        scope.owner.attributes[attr] = replace(
+        owner.attributes[attr] = replace(
             fact, status="speculated",
             reason=f"`self.{attr}` is assigned once in the class (line {line}): "
                    f"{fact.reason or 'a ' + fact.kind}")
