@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from harp_ir import catalogue
+from harp_ir.frontend.names import MODULE_BASES
 
 LOOPS = ("host.for", "host.while")
 #: ops that start a new Python scope: a loop outside one does not run the code inside it
@@ -87,6 +88,9 @@ def cached_walks():
         _ACCELERATOR_CACHE.clear()
         _STORES_CACHE.clear()
         _SLOTS_CACHE.clear()
+        _CALLS_CACHE.clear()
+        _CALLED_CACHE.clear()
+        _ATTRIBUTE_STORES_CACHE.clear()
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -536,6 +540,23 @@ def stored_once(load: ir.Operation) -> ir.Value | None:
     display), else None."""
     stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
     return _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
+
+
+def unit_slice(index: ir.Operation) -> str:
+    """The name `a` when the `host.slice` `index` is `a:a + 1` (or `a:1 + a`) with no step:
+    one element, the dimension kept; "" otherwise."""
+    lower, upper = producer(index.operands[0]), producer(index.operands[1])
+    if lower is None or lower.name != "host.load" or upper is None or \
+            upper.name != "host.binop" or string_attr(upper, "op") != "add" or \
+            constant_value(index.operands[2]) is not None:
+        return ""
+    name = string_attr(lower, "name")
+    loads = [producer(v) for v in upper.operands]
+    for load, one in ((loads[0], upper.operands[1]), (loads[1], upper.operands[0])):
+        if load is not None and load.name == "host.load" and \
+                string_attr(load, "name") == name and constant_value(one) == 1:
+            return name
+    return ""
 
 
 def _constant_int(value: ir.Value) -> int | None:
@@ -1145,39 +1166,87 @@ def small_range(call: ir.Operation) -> bool:
     return (bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)) <= 16
 
 
+_CALLED_CACHE: dict = {}  # (host.call, through parameters?) -> host.func, while cached
+
+
 def called_function(call: ir.Operation) -> ir.Operation | None:
     """The `host.func` a call of a local or module-level function runs, if this file
-    defines it (`train(model, loader)` -> `def train`, through its decorators)."""
+    defines it (`train(model, loader)` -> `def train`, through its decorators), or the
+    method a call of an instance or of its method runs."""
+    if _WALK_CACHE is None:
+        return _called_function(call)
+    key = (call, not _RESOLVING_PARAMETERS)
+    if key not in _CALLED_CACHE:
+        _CALLED_CACHE[key] = _called_function(call)
+    return _CALLED_CACHE[key]
+
+
+def _called_function(call: ir.Operation) -> ir.Operation | None:
     callee = producer(call.operands[0])
     if callee is not None and callee.name == "host.getattr":
+        if _this_module(callee.operands[0], call):  # `d2l.grad_clipping(...)` in d2l
+            module = host_module(call)
+            stores = _stores(module).get(string_attr(callee, "attr"), [])
+            return _function_made(producer(stores[0].operands[0])) if len(stores) == 1 \
+                else None
         return _called_method(callee, call)
     if callee is None or callee.name != "host.load":
         return None
     for scope in (enclosing_scope(call), host_module(call)):
         made = definition(call.operands[0], scope) if scope is not None else None
-        while made is not None and made.name == "host.call" and \
-                "harp.decorator" in made.attributes:  # `@torch.no_grad()` over the def
-            made = producer(list(made.operands)[-1])
-        if made is not None and made.name == "host.func":
-            return made
+        if _function_made(made) is not None:
+            return _function_made(made)
     return _instance_call(call)
+
+
+def _function_made(made: ir.Operation | None) -> ir.Operation | None:
+    """The `host.func` that `made` binds: the def itself, or the def under decorators
+    (`@torch.no_grad()` over it)."""
+    while made is not None and made.name == "host.call" and \
+            "harp.decorator" in made.attributes:
+        made = producer(list(made.operands)[-1])
+    return made if made is not None and made.name == "host.func" else None
+
+
+def _this_module(value: ir.Value, at: ir.Operation) -> bool:
+    """Whether `value` is the module that reads it: a global bound once to
+    `sys.modules[__name__]` (d2l's `d2l = sys.modules[__name__]`)."""
+    module = host_module(at)
+    load = producer(value)
+    if module is None or load is None or load.name != "host.load" or \
+            string_attr(load, "scope") not in ("", "global"):
+        return False
+    made = definition(value, module)
+    if made is None or made.name != "host.getitem":
+        return False
+    table, key = (producer(v) for v in made.operands)
+    return table is not None and string_attr(table, "qualname") == "sys.modules" and \
+        key is not None and string_attr(key, "name") == "__name__" and \
+        string_attr(key, "scope") == "builtin"
 
 
 def _instance_call(call: ir.Operation) -> ir.Operation | None:
     """The method that calling an instance of a class of this file runs: its `__call__`,
     or the `forward` of a module subclass (`net = Net(); net(x)` runs `Net.forward`)."""
-    for scope in (enclosing_scope(call), host_module(call)):
-        made = definition(call.operands[0], scope) if scope is not None else None
-        if made is None or made.name != "host.call":
-            continue
-        cls = definition(made.operands[0], host_module(call) or scope)
-        if cls is None or cls.name != "host.class":
-            return None
-        methods = class_methods(cls)
-        if "__call__" in methods:
-            return methods["__call__"]
-        return methods.get("forward") if string_attr(made, "harp.kind") == "module" else None
-    return None
+    cls = instance_class(call.operands[0], call)
+    if cls is None:
+        return None
+    methods = class_methods(cls)
+    if "__call__" in methods:
+        return methods["__call__"]
+    return methods.get("forward") if _module_class(cls) else None
+
+
+def _module_class(cls: ir.Operation) -> bool:
+    """Whether a `host.class` subclasses a framework's module class (`nn.Module`), directly
+    or through a class the frontend found to be one."""
+    for base in cls.operands:
+        made = producer(base)
+        if made is not None and (string_attr(made, "qualname") in MODULE_BASES or (
+                string_attr(made, "harp.kind") == "class" and
+                string_attr(made, "harp.framework"))):
+            return True
+    return False
 
 
 def _called_method(attribute: ir.Operation, call: ir.Operation) -> ir.Operation | None:
@@ -1207,8 +1276,15 @@ def self_class(value: ir.Value) -> ir.Operation | None:
 
 def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     """The `host.class` of this file that `value` (read at `at`) is an instance of, where
-    the code says: `self` in a method, or a local or global stored once from `Cls(...)`."""
+    the code says: `self` in a method, a local or global stored once from `Cls(...)`, an
+    attribute `self.x` its class stores once from one, or a parameter every call of its
+    function passes an instance of the same class (`evaluate(loader, net)`)."""
     load = producer(value)
+    if load is not None and load.name == "host.getattr":
+        return _attribute_class(load)
+    if load is not None and load.name == "host.call":  # `evaluate(loader, Net())`
+        cls = definition(load.operands[0], host_module(at) or enclosing_scope(at))
+        return cls if cls is not None and cls.name == "host.class" else None
     if load is None or load.name != "host.load":
         return None
     if self_class(value) is not None:
@@ -1219,14 +1295,120 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
             cls = definition(made.operands[0], host_module(at) or where)
             if cls is not None and cls.name == "host.class":
                 return cls
-    return None
+    global _RESOLVING_PARAMETERS
+    passed = passed_arguments(value)
+    if not passed:
+        return None
+    _RESOLVING_PARAMETERS = True  # the arguments' own classes: no further parameters
+    try:
+        classes = [instance_class(argument, call) for argument, call in passed]
+    finally:
+        _RESOLVING_PARAMETERS = False
+    return classes[0] if all(same_op(c, classes[0]) for c in classes) else None
+
+
+def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
+    """The class of this file whose instance `self.x` holds, when `self`'s class stores
+    `self.x` in one place, from `Cls(...)` (`self.cache = Cache(model)` in `fit`)."""
+    owner = self_class(attribute.operands[0])
+    if owner is None:
+        return None
+    stores = _attribute_stores(owner).get(string_attr(attribute, "attr"), [])
+    if len(stores) != 1:
+        return None
+    made = producer(stores[0].operands[1])
+    module = host_module(owner)
+    cls = definition(made.operands[0], module) if made is not None and \
+        made.name == "host.call" and module is not None else None
+    return cls if cls is not None and cls.name == "host.class" else None
+
+
+_ATTRIBUTE_STORES_CACHE: dict = {}  # host.class -> {attr: [host.setattr]}, while cached
+
+
+def _attribute_stores(cls: ir.Operation) -> dict[str, list[ir.Operation]]:
+    """The stores `self.x = ...` of a class's methods, by attribute; `setattr(self, ...)`
+    with a computed name counts as a store of every attribute."""
+    if _WALK_CACHE is not None and cls in _ATTRIBUTE_STORES_CACHE:
+        return _ATTRIBUTE_STORES_CACHE[cls]
+    found: dict[str, list[ir.Operation]] = {}
+    for o in walk(cls):
+        if o.name == "host.setattr" and same_op(self_class(o.operands[0]), cls):
+            found.setdefault(string_attr(o, "attr"), []).append(o)
+        elif o.name == "host.call" and string_attr(o, "qualname") == "builtins.setattr":
+            found = {}  # any attribute may be rebound: nothing is stored once
+            break
+    if _WALK_CACHE is not None:
+        _ATTRIBUTE_STORES_CACHE[cls] = found
+    return found
+
+
+_RESOLVING_PARAMETERS = False  # one level of parameter passing per question
+
+
+def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | None:
+    """The argument every call in this file of the function reading the parameter `value`
+    passes for it, each with its call (`evaluate(loader, net)` gives `net` for `model`);
+    None when `value` is not a parameter read, the function has no calls, or a call
+    passes it through `*args`/`**kwargs` or leaves it to its default."""
+    global _RESOLVING_PARAMETERS
+    load = producer(value)
+    if _RESOLVING_PARAMETERS or load is None or load.name != "host.load":
+        return None
+    func = enclosing_scope(load)
+    stored = stored_once(load)
+    block = stored.owner if stored is not None else None
+    if func.name != "host.func" or not isinstance(block, ir.Block) or \
+            stored not in list(block.arguments):
+        return None
+    index = list(block.arguments).index(stored)
+    names = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])]
+    kinds = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_kinds"])]
+    if index >= len(names) or kinds[index] in ("vararg", "kwarg"):
+        return None
+    is_method = func.parent is not None and func.parent.name == "host.class"
+    position = index - 1 if is_method else index  # `self` is the receiver
+    if kinds[index] == "kwonly":
+        position = -1
+    _RESOLVING_PARAMETERS = True
+    try:
+        calls = calls_of(func)
+    finally:
+        _RESOLVING_PARAMETERS = False
+    found = []
+    for call in calls:
+        args = call_arguments(call)
+        if any(k.startswith("*") for k, _ in args):
+            return None
+        keyword = [v for k, v in args if k == names[index]]
+        positional = [v for k, v in args if not k]
+        if keyword:
+            found.append((keyword[0], call))
+        elif 0 <= position < len(positional):
+            found.append((positional[position], call))
+        else:
+            return None
+    return found or None
+
+
+_CALLS_CACHE: dict = {}  # (host.module, through parameters?) -> {host.func: [host.call]}
 
 
 def calls_of(func: ir.Operation) -> list[ir.Operation]:
     """The calls in its file of `func`, a function of that file."""
     module = host_module(func)
-    return [c for c in walk(module) if c.name == "host.call" and
-            same_op(called_function(c), func)] if module is not None else []
+    if module is None:
+        return []
+    key = (module, not _RESOLVING_PARAMETERS)
+    found = _CALLS_CACHE.get(key) if _WALK_CACHE is not None else None
+    if found is None:  # one pass over the file answers every function
+        found = {}
+        for c in walk(module):
+            if c.name == "host.call" and (callee := called_function(c)) is not None:
+                found.setdefault(callee, []).append(c)
+        if _WALK_CACHE is not None:
+            _CALLS_CACHE[key] = found
+    return found.get(func, [])
 
 
 def call_in_loop(func: ir.Operation,
@@ -1252,22 +1434,61 @@ def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
 
 def paced(op: ir.Operation) -> Assumption | None:
     """A high-risk "hot-loop" speculation when a loop that runs `op` on every iteration
-    (its own, or one around a call of its function) also waits on purpose every
-    iteration (`plt.pause(0.05)` to animate a plot, `time.sleep`): per-iteration costs
-    are lost in the wait. None when no such loop."""
-    pacing = catalogue.load().pacing_calls
+    (its own, or one around a call of its function) also waits every iteration, on purpose
+    (`plt.pause(0.05)` to animate a plot, `time.sleep`) or for a round trip far longer
+    than a device sync (`rpc.rpc_sync`, Hugging Face `model.generate`), directly or in a
+    function of this file it calls: per-iteration costs are lost in the wait. None when
+    no such loop."""
     func = enclosing_scope(op)
     site = call_in_loop(func) if func.name == "host.func" else None
     for loop in loops_around(op) + (loops_around(site) if site is not None else []):
         for call in walk(loop):
-            if call.name == "host.call" and string_attr(call, "qualname") in pacing and \
-                    same_op(enclosing_loop(call), loop) and \
-                    frequency(call, loop).kind == "always":
+            if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
+                continue
+            waits = _waits(call, 0)
+            if waits and frequency(call, loop).kind == "always":
                 return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
-                                  f"the loop waits on purpose every iteration "
-                                  f"(`{string_attr(call, 'qualname')}`): a per-iteration "
-                                  f"cost is lost in the wait")
+                                  f"the loop waits every iteration ({waits}): a "
+                                  f"per-iteration cost is lost in the wait")
     return None
+
+
+def _waits(call: ir.Operation, depth: int) -> str:
+    """What makes the host wait when `call` runs, as a phrase ("" when nothing known): a
+    pacing or blocking call of the catalogue, a method known by its keywords, or one of
+    them that a function of this file runs on every call of it (two calls deep)."""
+    known = catalogue.load()
+    qualname = string_attr(call, "qualname")
+    if qualname in known.pacing_calls or qualname in known.blocking_calls:
+        return f"`{qualname}`"
+    keywords = known.blocking_methods.get(string_attr(call, "method"))
+    keyword = next((k for k, _ in call_arguments(call) if k in (keywords or ())), "")
+    if keyword and not qualname:
+        return f"`.{string_attr(call, 'method')}({keyword}=...)`"
+    func = called_function(call) if depth < 2 else None
+    if func is None:
+        return ""
+    for inner in walk(func):
+        if inner.name == "host.call" and _always_runs(inner, func):
+            waits = _waits(inner, depth + 1)
+            if waits:
+                owner = func.parent if func.parent is not None and \
+                    func.parent.name == "host.class" else None
+                name = string_attr(func, "sym_name")
+                return f"{waits} in `{string_attr(owner, 'sym_name') + '.' if owner else ''}" \
+                       f"{name}`"
+    return ""
+
+
+def _always_runs(op: ir.Operation, func: ir.Operation) -> bool:
+    """Whether `op` runs on every call of `func` that gets to it: it sits in no branch or
+    loop of its body (a `with` block is fine)."""
+    parent = op.parent
+    while parent is not None and not same_op(parent, func):
+        if parent.name != "host.with":
+            return False
+        parent = parent.parent
+    return parent is not None
 
 
 def called_rarely(func: ir.Operation) -> Frequency | None:

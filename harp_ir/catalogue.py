@@ -47,6 +47,10 @@ class Catalogue:
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
+    #: calls that block the host for a round trip far longer than a device sync (`rpc_sync`)
+    blocking_calls: frozenset[str] = frozenset()
+    #: method name -> keywords only the blocking method of that name takes (HF `generate`)
+    blocking_methods: dict[str, frozenset[str]] = field(default_factory=dict)
     #: qualified name -> the dialect ops it lowers to, one per overload, tried in order
     graph_ops: dict[str, tuple[GraphOp, ...]] = field(default_factory=dict)
 
@@ -111,6 +115,8 @@ def load() -> Catalogue:
         kind_class=dict(meta.get("kind_class", {})),
         fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),
+        blocking_calls=frozenset(meta.get("blocking_calls", ())),
+        blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
         graph_ops=graph_ops,
     )
 

@@ -15,7 +15,8 @@ accelerator at all, and whether the value only feeds a print or a logger.
 Assumes: the value is a tensor (proved or speculated, as the frontend recorded), the
 loop runs more than once, and the benefit needs an asynchronous device. High-risk
 speculations, shown only at the aggressive level: a sync in a loop that also runs an
-inner loop (an epoch loop), one under a periodic guard, one in a file that never places a
+inner loop (an epoch loop), one under a periodic guard, one in a loop that waits every
+iteration anyway (a remote call, a generation, a pause), one in a file that never places a
 tensor on an accelerator, one in a loop that runs no model or training step (over
 parameters or plots), one whose value only feeds logging (removing it would drop the
 output), and one whose value the loop uses on the host (a branch, an index, a call).
@@ -37,6 +38,7 @@ from harp_ir.analysis import (
     frequency,
     loop_runs,
     on_cpu,
+    paced,
     producer,
     receiver,
     record_hint,
@@ -147,6 +149,9 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop also runs an inner loop, so it may run only a few times "
                 "(once per epoch)"))
+        waiting = paced(op)
+        if waiting is not None:  # `out = model(x)` over RPC, `model.generate(...)`
+            assumptions.append(waiting)
         uses = value_uses(op.result, enclosing_scope(op)) if op.name == "host.call" \
             else {"host"}
         logging = "output" in uses and "host" not in uses  # printed on every step

@@ -26,13 +26,11 @@ generator input, a loop that builds the model it uses (a sweep), `fit` for sever
 from __future__ import annotations
 
 import libcst as cst
-from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
     call_arguments,
     called_function,
-    calls_of,
     constant_value,
     definition,
     describe_loop,
@@ -45,11 +43,12 @@ from harp_ir.analysis import (
     loop_mutates,
     loop_of,
     loop_runs,
+    passed_arguments,
     producer,
     record_hint,
     self_class,
-    stored_once,
     string_attr,
+    unit_slice,
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax, unproved
@@ -146,7 +145,7 @@ def _one_example(value, scope, depth: int = 0) -> str:
                                   constant_value(first.result) is None or
                                   string_attr(first, "qualname") == "numpy.newaxis"):
             return "a new leading axis of size 1"
-        if first is not None and first.name == "host.slice" and _unit_slice(first):
+        if first is not None and first.name == "host.slice" and unit_slice(first):
             return "a slice of one row"
         return ""
     if op.name != "host.call":
@@ -174,22 +173,9 @@ def _one_example(value, scope, depth: int = 0) -> str:
 def _through_parameter(value, scope, check, depth: int) -> str:
     """`check` of the arguments every call of the function `scope` (of this file) passes
     for its parameter `value`, when it holds for all of them ("" otherwise)."""
-    load = producer(value)
-    stored = stored_once(load) if load is not None and load.name == "host.load" else None
-    argument = stored if stored is not None else value
-    block = argument.owner
-    if scope.name != "host.func" or not isinstance(block, ir.Block) or \
-            argument not in list(block.arguments):
-        return ""
-    index = list(block.arguments).index(argument)
-    is_method = scope.parent is not None and scope.parent.name == "host.class"
-    position = index - 1 if is_method else index  # `self` is the receiver
-    found = []
-    for call in calls_of(scope):
-        positional = [v for k, v in call_arguments(call) if not k]
-        if position < 0 or position >= len(positional):
-            return ""
-        found.append(check(positional[position], enclosing_scope(call), depth + 1))
+    passed = passed_arguments(value) if scope.name == "host.func" else None
+    found = [check(argument, enclosing_scope(call), depth + 1)
+             for argument, call in passed or ()]
     return found[0] if found and all(found) else ""
 
 
@@ -197,17 +183,6 @@ def _leading_one(shape) -> bool:
     display = producer(shape)
     return display is not None and display.name in ("host.list", "host.tuple") and \
         bool(display.operands) and constant_value(display.operands[0]) == 1
-
-
-def _unit_slice(index) -> bool:
-    """`a:a + 1`."""
-    lower, upper, _ = (producer(v) for v in index.operands)
-    if lower is None or upper is None or upper.name != "host.binop" or \
-            string_attr(upper, "op") != "add":
-        return False
-    return constant_value(upper.operands[1]) == 1 and \
-        producer(upper.operands[0]) is not None and \
-        string_attr(producer(upper.operands[0]), "name") == string_attr(lower, "name") != ""
 
 
 # --- the pass -----------------------------------------------------------------------------

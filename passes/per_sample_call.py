@@ -27,6 +27,7 @@ from harp_ir.analysis import (
     producer,
     record_hint,
     string_attr,
+    unit_slice,
     value_name,
     walk,
 )
@@ -89,8 +90,7 @@ def _one_step(value, loop) -> int:
     for axis, part in enumerate(parts):
         if part is None:
             return 0
-        if _is_load_of(part, var) or part.name == "host.slice" and \
-                _is_load_of(producer(part.operands[0]), var) and _unit_slice(part, var):
+        if _is_load_of(part, var) or part.name == "host.slice" and unit_slice(part) == var:
             rest = parts[axis + 1:]
             return axis if axis > 0 and all(p is not None and _full_slice(p)
                                             for p in rest) else 0
@@ -104,16 +104,6 @@ def _full_slice(op) -> bool:
     return op.name == "host.slice" and all(constant_value(v) is None and
                                            producer(v).name == "host.constant"
                                            for v in op.operands)
-
-
-def _unit_slice(op, var: str) -> bool:
-    """`t:t + 1`"""
-    upper = producer(op.operands[1])
-    return upper is not None and upper.name == "host.binop" and \
-        string_attr(upper, "op") == "add" and \
-        sorted(constant_value(v) == 1 for v in upper.operands) == [False, True] and \
-        any(_is_load_of(producer(v), var) for v in upper.operands) and \
-        constant_value(op.operands[2]) is None
 
 
 def _is_load_of(op, name: str) -> bool:

@@ -88,3 +88,20 @@ def test_tf1_module_resolves_through_compat_v1(ctx):
     assert string_attr(module, "harp.tf1") == "tf.Session, tf.placeholder"
     names = [string_attr(o, "qualname") for o in walk(tf2.operation) if o.name == "host.call"]
     assert names == ["tensorflow.constant"]
+
+
+@pytest.mark.parametrize("qualname", sorted(CAT.pacing_calls | CAT.blocking_calls))
+def test_waiting_calls_exist_where_their_library_is_installed(qualname):
+    """A loop is judged paced by these names: a misspelt one would never match."""
+    pytest.importorskip(qualname.split(".")[0])
+    assert callable(resolve(qualname))
+
+
+def test_blocking_methods_name_keywords_of_the_method():
+    """`generate(max_new_tokens=...)` is taken for Hugging Face generation by keywords only
+    its generation config has."""
+    transformers = pytest.importorskip("transformers")
+    fields = set(transformers.GenerationConfig().to_dict()) | {"logits_processor",
+                                                               "stopping_criteria",
+                                                               "generation_config"}
+    assert CAT.blocking_methods["generate"] <= fields
