@@ -90,6 +90,7 @@ def cached_walks():
         _SLOTS_CACHE.clear()
         _CALLS_CACHE.clear()
         _CALLED_CACHE.clear()
+        _REBOUND_CACHE.clear()
         _ATTRIBUTE_STORES_CACHE.clear()
 
 
@@ -537,9 +538,31 @@ def _unpacked(value: ir.Value) -> ir.Value:
 
 def stored_once(load: ir.Operation) -> ir.Value | None:
     """What a name is bound to when its scope stores it once (through an unpacking of a
-    display), else None."""
-    stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
+    display), else None. A global read in a function is what the module stores once, when
+    no function rebinds it (`global n`)."""
+    name = string_attr(load, "name")
+    scope = enclosing_scope(load)
+    if string_attr(load, "scope") == "global" and scope.name != "host.module":
+        module = host_module(load)
+        if module is None or name in _rebound_globals(module):
+            return None
+        scope = module
+    stores = _stores(scope).get(name, [])
     return _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
+
+
+_REBOUND_CACHE: dict = {}  # host.module -> names functions rebind, while walks are cached
+
+
+def _rebound_globals(module: ir.Operation) -> frozenset[str]:
+    """The names a function of the module rebinds through a `global` declaration."""
+    if _WALK_CACHE is not None and module in _REBOUND_CACHE:
+        return _REBOUND_CACHE[module]
+    found = frozenset(string_attr(o, "name") for o in walk(module)
+                      if o.name == "host.store" and string_attr(o, "scope") == "global")
+    if _WALK_CACHE is not None:
+        _REBOUND_CACHE[module] = found
+    return found
 
 
 def unit_slice(index: ir.Operation) -> str:
@@ -1157,10 +1180,11 @@ def few_iterations(loop: ir.Operation) -> bool:
 
 
 def small_range(call: ir.Operation) -> bool:
-    """`range(c)` or `range(a, c)` with constant bounds of at most 16 iterations."""
+    """`range(c)` or `range(a, c)` with constant bounds (literals, or names bound once to
+    one, `num_batches = 6`) of at most 16 iterations."""
     if call.name != "host.call" or string_attr(call, "qualname") != "builtins.range":
         return False
-    bounds = [constant_value(v) for v in list(call.operands)[1:]]
+    bounds = [_constant_int(v) for v in list(call.operands)[1:]]
     if not bounds or len(bounds) > 2 or not all(isinstance(b, int) for b in bounds):
         return False
     return (bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)) <= 16

@@ -4,7 +4,7 @@ torch.manual_seed(0)
 W = torch.randn(3, 3)
 scale = torch.ones(())
 history = []
-steps = 3
+steps = 20
 for step in range(steps):
     history.append(float(scale))
     scale = torch.norm(W)

@@ -5,7 +5,7 @@ data = np.arange(8, dtype="float32").reshape(2, 4)
 w = torch.ones(4, 1)
 total = torch.zeros(())
 
-steps = 3
+steps = 20
 # train
 for step in range(steps):
     x = torch.tensor(data)

@@ -5,7 +5,7 @@ data = np.arange(8, dtype="float32").reshape(2, 4)
 w = torch.ones(4, 1)
 total = torch.zeros(())
 
-steps = 3
+steps = 20
 # train
 x = torch.tensor(data)
 sum_hoisted = (x @ w).sum()

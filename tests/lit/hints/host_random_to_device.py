@@ -66,3 +66,31 @@ for step in range(1000):
         loss = tf.reduce_mean(gen(noise + tf.random.normal((8, 100))))
     opt.apply_gradients(zip(tape.gradient(loss, gen.trainable_variables),
                             gen.trainable_variables))
+
+# Synthetic batches from a generator: a loop over `range(NUM_BATCHES)` with the module
+# constant 6 runs a handful of times, not a training run's worth (not reported); with
+# `STEPS_PER_EPOCH`, which `configure` rebinds through `global`, nothing is known.
+NUM_BATCHES = 6
+STEPS_PER_EPOCH = 6
+
+
+def configure(steps):
+    global STEPS_PER_EPOCH
+    STEPS_PER_EPOCH = steps
+
+
+def synthetic_batches():
+    for _ in range(NUM_BATCHES):
+        yield torch.randn(8, 3, 32, 32).cuda()
+
+
+def synthetic_epoch():
+    for _ in range(STEPS_PER_EPOCH):
+        yield torch.randn(8, 3, 32, 32).cuda()  # expected-hint HARP205
+
+
+net = torch.nn.Conv2d(3, 8, 3).cuda()
+for batch in synthetic_batches():
+    net(batch).sum().backward()
+for batch in synthetic_epoch():
+    net(batch).sum().backward()
