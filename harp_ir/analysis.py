@@ -1237,9 +1237,10 @@ def _this_module(value: ir.Value, at: ir.Operation) -> bool:
     `sys.modules[__name__]` (d2l's `d2l = sys.modules[__name__]`)."""
     module = host_module(at)
     load = producer(value)
-    if module is None or load is None or load.name != "host.load" or \
-            string_attr(load, "scope") not in ("", "global"):
+    if module is None or load is None or load.name != "host.load":
         return False
+    if string_attr(load, "scope") != "global" and not same_op(enclosing_scope(load), module):
+        return False  # a local of a function
     made = definition(value, module)
     if made is None or made.name != "host.getitem":
         return False
@@ -1390,7 +1391,10 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
     kinds = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_kinds"])]
     if index >= len(names) or kinds[index] in ("vararg", "kwarg"):
         return None
-    is_method = func.parent is not None and func.parent.name == "host.class"
+    decorators = [ir.StringAttr(d).value for d in ir.ArrayAttr(func.attributes[
+        "harp.decorators"])] if "harp.decorators" in func.attributes else []
+    is_method = func.parent is not None and func.parent.name == "host.class" and \
+        "staticmethod" not in decorators
     position = index - 1 if is_method else index  # `self` is the receiver
     if kinds[index] == "kwonly":
         position = -1
