@@ -1216,11 +1216,24 @@ def _called_function(call: ir.Operation) -> ir.Operation | None:
         return _called_method(callee, call)
     if callee is None or callee.name != "host.load":
         return None
-    for scope in (enclosing_scope(call), host_module(call)):
-        made = definition(call.operands[0], scope) if scope is not None else None
+    for scope in binding_scopes(callee):
+        made = definition(call.operands[0], scope)
         if _function_made(made) is not None:
             return _function_made(made)
     return _instance_call(call)
+
+
+def binding_scopes(load: ir.Operation) -> list[ir.Operation]:
+    """Where the name a `host.load` reads is bound, by Python's rule: its own scope when
+    that scope binds the name anywhere (a parameter that shadows a global is not the
+    global), else the module (also for a function defined further down the file, which
+    the frontend had not seen yet); none for a builtin or an enclosing function's name."""
+    scope, module = string_attr(load, "scope"), host_module(load)
+    own = enclosing_scope(load)
+    if scope == "" and (string_attr(load, "name") in _stores(own) or module is None or
+                        same_op(own, module)):
+        return [own]
+    return [module] if scope in ("", "global") and module is not None else []
 
 
 def _function_made(made: ir.Operation | None) -> ir.Operation | None:
@@ -1314,8 +1327,8 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
         return None
     if self_class(value) is not None:
         return self_class(value)
-    for where in (enclosing_scope(at), host_module(at)):
-        made = definition(value, where) if where is not None else None
+    for where in binding_scopes(load):
+        made = definition(value, where)
         if made is not None and made.name == "host.call":
             cls = definition(made.operands[0], host_module(at) or where)
             if cls is not None and cls.name == "host.class":

@@ -7,11 +7,12 @@
 # such syncs are reported only at the aggressive level, with the wait named. The instance
 # is found through a parameter every call passes it for, an attribute stored once, and the
 # functions and methods the loop calls.
-# AGGRESSIVE: host_sync_waiting_loop.py:52: unexpected HARP201
-# AGGRESSIVE: host_sync_waiting_loop.py:86: unexpected HARP201
-# WAIT: host_sync_waiting_loop.py:52:24: HARP201
+# AGGRESSIVE: host_sync_waiting_loop.py:53: unexpected HARP201
+# AGGRESSIVE: host_sync_waiting_loop.py:87: unexpected HARP201
+# AGGRESSIVE: host_sync_waiting_loop.py:155: unexpected HARP201
+# WAIT: host_sync_waiting_loop.py:53:24: HARP201
 # WAIT-NEXT: the loop waits every iteration (`torch.distributed.rpc.rpc_sync` in `remote_method` in `RemoteNet.forward`)
-# WAIT: host_sync_waiting_loop.py:86:26: HARP201
+# WAIT: host_sync_waiting_loop.py:87:26: HARP201
 # WAIT-NEXT: the loop waits every iteration (`.generate(max_new_tokens=...)` in `CachedGenerator.scores`)
 import torch
 import torch.distributed.rpc as rpc
@@ -139,3 +140,35 @@ class Sampler:
                 out = self.net(torch.as_tensor(sample).cuda())
                 totals.append(out.sum().item())  # expected-hint HARP201
         return totals
+
+
+# The caller may come first in the file: `evaluate_later` still runs `RemoteNet.forward`.
+def run_remote_first(loader):
+    print(evaluate_later(loader, RemoteNet()))
+
+
+def evaluate_later(loader, model):
+    correct = 0
+    with torch.no_grad():
+        for data, target in loader:
+            pred = model(data).argmax(dim=1).cuda()
+            correct += pred.eq(target.cuda()).sum().item()
+    return correct
+
+
+# A parameter that shadows a global remote model is whatever its callers pass: here a
+# local one, so the loop does not wait.
+net = RemoteNet()
+
+
+def run_shadowed(loader):
+    print(evaluate_shadowed(loader, LocalNet()))
+
+
+def evaluate_shadowed(loader, net):
+    correct = 0
+    with torch.no_grad():
+        for data, target in loader:
+            pred = net(data).argmax(dim=1).cuda()
+            correct += pred.eq(target.cuda()).sum().item()  # expected-hint HARP201
+    return correct
