@@ -1217,9 +1217,9 @@ def _called_function(call: ir.Operation) -> ir.Operation | None:
     if callee is None or callee.name != "host.load":
         return None
     for scope in binding_scopes(callee):
-        made = definition(call.operands[0], scope)
-        if _function_made(made) is not None:
-            return _function_made(made)
+        func = _function_made(definition(call.operands[0], scope))
+        if func is not None:
+            return func
     return _instance_call(call)
 
 
@@ -1321,28 +1321,31 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     if load is not None and load.name == "host.getattr":
         return _attribute_class(load)
     if load is not None and load.name == "host.call":  # `evaluate(loader, Net())`
-        cls = definition(load.operands[0], host_module(at) or enclosing_scope(at))
-        return cls if cls is not None and cls.name == "host.class" else None
+        return _constructed_class(load, host_module(at) or enclosing_scope(at))
     if load is None or load.name != "host.load":
         return None
-    if self_class(value) is not None:
-        return self_class(value)
+    owner = self_class(value)
+    if owner is not None:
+        return owner
     for where in binding_scopes(load):
-        made = definition(value, where)
-        if made is not None and made.name == "host.call":
-            cls = definition(made.operands[0], host_module(at) or where)
-            if cls is not None and cls.name == "host.class":
-                return cls
-    global _RESOLVING_PARAMETERS
+        cls = _constructed_class(definition(value, where), host_module(at) or where)
+        if cls is not None:
+            return cls
     passed = passed_arguments(value)
     if not passed:
         return None
-    _RESOLVING_PARAMETERS = True  # the arguments' own classes: no further parameters
-    try:
+    with _one_level_of_parameters():  # the arguments' own classes: no further parameters
         classes = [instance_class(argument, call) for argument, call in passed]
-    finally:
-        _RESOLVING_PARAMETERS = False
     return classes[0] if all(same_op(c, classes[0]) for c in classes) else None
+
+
+def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Operation | None:
+    """The `host.class` of this file that the call `made` constructs (`Cls(...)`, the name
+    `Cls` looked up in `scope`); None for any other op."""
+    if made is None or made.name != "host.call":
+        return None
+    cls = definition(made.operands[0], scope)
+    return cls if cls is not None and cls.name == "host.class" else None
 
 
 def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
@@ -1354,11 +1357,9 @@ def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
     stores = _attribute_stores(owner).get(string_attr(attribute, "attr"), [])
     if len(stores) != 1:
         return None
-    made = producer(stores[0].operands[1])
     module = host_module(owner)
-    cls = definition(made.operands[0], module) if made is not None and \
-        made.name == "host.call" and module is not None else None
-    return cls if cls is not None and cls.name == "host.class" else None
+    return _constructed_class(producer(stores[0].operands[1]), module) \
+        if module is not None else None
 
 
 _ATTRIBUTE_STORES_CACHE: dict = {}  # host.class -> {attr: [host.setattr]}, while cached
@@ -1384,12 +1385,23 @@ def _attribute_stores(cls: ir.Operation) -> dict[str, list[ir.Operation]]:
 _RESOLVING_PARAMETERS = False  # one level of parameter passing per question
 
 
+@contextmanager
+def _one_level_of_parameters():
+    """While it is open, `passed_arguments` answers None: a question about a parameter
+    does not lead to questions about its callers' parameters (nor back to itself)."""
+    global _RESOLVING_PARAMETERS
+    _RESOLVING_PARAMETERS = True
+    try:
+        yield
+    finally:
+        _RESOLVING_PARAMETERS = False
+
+
 def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | None:
     """The argument every call in this file of the function reading the parameter `value`
     passes for it, each with its call (`evaluate(loader, net)` gives `net` for `model`);
     None when `value` is not a parameter read, the function has no calls, or a call
     passes it through `*args`/`**kwargs` or leaves it to its default."""
-    global _RESOLVING_PARAMETERS
     load = producer(value)
     if _RESOLVING_PARAMETERS or load is None or load.name != "host.load":
         return None
@@ -1411,11 +1423,8 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
     position = index - 1 if is_method else index  # `self` is the receiver
     if kinds[index] == "kwonly":
         position = -1
-    _RESOLVING_PARAMETERS = True
-    try:
+    with _one_level_of_parameters():
         calls = calls_of(func)
-    finally:
-        _RESOLVING_PARAMETERS = False
     found = []
     for call in calls:
         args = call_arguments(call)

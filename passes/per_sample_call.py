@@ -142,8 +142,9 @@ def run(module, pass_=None) -> None:
                        "the model treats each step independently (no state kept between "
                        "calls, nothing mixes the steps)"),
         ]
-        if paced(op):
-            assumptions.append(paced(op))
+        waiting = paced(op)
+        if waiting is not None:
+            assumptions.append(waiting)
         elif step and iterations_at_least(loop) <= 16:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",

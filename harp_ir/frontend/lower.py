@@ -789,10 +789,10 @@ class Lowerer:
         name = func.attr.value
         rf = receiver.fact
         attrs = {"attr": s(name)}
-        attribute = self.self_attribute(func)  # `self.linear(x)`: a module's own fact
-        fact = attribute or UNKNOWN
-        if attribute is not None:
-            pass
+        attribute = self.self_attribute(func)
+        fact = UNKNOWN
+        if attribute is not None:  # `self.linear(x)`: a module's own fact
+            fact = attribute
         elif rf.kind in ("library", "class") and rf.qualname:
             fact = self.library_fact(f"{rf.qualname}.{name}")
         elif rf.kind in ("tensor", "module", "optimizer", "session") and rf.framework:
