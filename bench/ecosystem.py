@@ -295,7 +295,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=int, default=1800, help="seconds per source")
     p.add_argument("--show", action="store_true", help="list every hint with its verdict")
+    p.add_argument("--first-contact", metavar="NAME",
+                   help="measure a newly added source before any change for it: keep its "
+                        "hints and write the blind reader's packet (bench/first_contact.py)")
+    p.add_argument("--reviews", type=Path, metavar="FILE",
+                   help="with --first-contact: the blind reader's review; records the entry")
     args = p.parse_args(argv)
+    if args.first_contact:
+        return first_contact_main(args)
     sources = [s for s in load_corpus(args.corpus) if not args.only or s.name in args.only]
     verdicts, problems, read = load_reviews(args.verdicts)
     outcomes = []
@@ -334,6 +341,36 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print_report(result, outcomes, verdicts, args.show)
     return 1 if result["crashes"] or result["new"] else 0
+
+
+def first_contact_main(args) -> int:
+    import first_contact
+
+    if args.reviews:
+        entry = first_contact.record(args.first_contact, args.reviews,
+                                     verdicts_path=args.verdicts)
+        f = entry["figures"]
+        print(f"first contact {entry['name']}: {f['hints']} hints, {f['TRUE']} TRUE, "
+              f"precision {_pct(f['precision'])}; {f['found']} of {f['problems']} problems "
+              f"found, recall {_pct(f['recall'])}")
+        return 0
+    [source] = [s for s in load_corpus(args.corpus) if s.name == args.first_contact] or [None]
+    if source is None:
+        raise SystemExit(f"first contact: no source named {args.first_contact} in {args.corpus}")
+    if source.kind == "package":
+        prepare_package(source, args.cache)
+    else:
+        prepare_repo(source, args.repos, args.mirrors)
+    if source.skipped:
+        raise SystemExit(f"first contact: {source.name} cannot be prepared: {source.skipped}")
+    outcome = analyze(source, args.jobs, args.timeout)
+    if outcome.crash:
+        print(f"first contact {source.name}: CRASH {outcome.crash}", file=sys.stderr)
+    kept, packet = first_contact.stage(source, outcome.hints, where)
+    print(f"first contact {source.name} ({source.origin}): {outcome.files} files, "
+          f"{outcome.lines} lines, {len(outcome.hints)} hints, {len(outcome.errors)} errors; "
+          f"kept in {kept}, blind packet {packet}")
+    return 0
 
 
 def _pct(x: float | None) -> str:
