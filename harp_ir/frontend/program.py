@@ -18,7 +18,7 @@ class Program:
     effect summaries, classes, tensors...)."""
 
     def __init__(self, files: dict[str, Path]):
-        self.files = files  # dotted module name -> path
+        self.files = files  # dotted module name (a notebook's ends in [ipynb]) -> path
         self.exports: dict[str, dict[str, Fact]] = {}
         self.errors: list[FrontendError] = []
         self.module = ir.Module.create(loc=ir.Location.unknown())
@@ -32,7 +32,10 @@ class Program:
             parts = list(rel.with_suffix("").parts)
             if parts[-1] == "__init__" and len(parts) > 1:
                 parts.pop()
-            files[".".join(parts)] = path
+            name = ".".join(parts)
+            if rel.suffix == ".ipynb":  # not importable: a name no import can spell, so
+                name += "[ipynb]"       # `train.ipynb` beside `train.py` is not replaced
+            files[name] = path
         return Program(files)
 
     def lower_all(self) -> ir.Module:

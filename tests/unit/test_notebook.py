@@ -199,3 +199,23 @@ def test_apply_declines_a_notebook_holding_harps_cell_marker(tmp_path, capsys):
     assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
     assert "mark cells" in capsys.readouterr().err
     assert path.read_text() == text
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_notebook_beside_a_py_file_of_the_same_stem_keeps_its_hints(tmp_path, capsys, jobs):
+    """`train.ipynb` next to `train.py` in a directory run: both are analysed (Python can
+    import only the .py; the notebook is a program of its own in the same folder)."""
+    make_notebook(tmp_path / "train.ipynb")
+    (tmp_path / "train.py").write_text(
+        "import torch\nmodel = torch.nn.Linear(3, 1).cuda()\n"
+        "data = [torch.randn(4, 3).cuda() for _ in range(500)]\nrunning = 0.0\n"
+        "for x in data:\n    loss = model(x).pow(2).mean()\n    loss.backward()\n"
+        "    running += loss.item()\nprint(running)\n")
+    (tmp_path / "other.py").write_text("from train import model\nprint(model)\n")
+    assert harp.main(["analyze", "-j", jobs, str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "train.ipynb:cell 4:5:16: HARP201" in out
+    assert "train.py:8:16: HARP201" in out  # and the .py keeps its own
+    assert harp.main(["analyze", str(tmp_path / "train.ipynb")]) == 1
+    alone = capsys.readouterr().out
+    assert "train.ipynb:cell 4:5:16: HARP201" in alone
