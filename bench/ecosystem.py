@@ -34,6 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "ecosystem" / "corpus.toml"
 VERDICTS = HERE / "ecosystem" / "verdicts.toml"
+RESULTS = HERE / "ecosystem" / "results.json"  # the recorded run the README quotes
 CACHE = Path(os.environ.get("HARP_ECOSYSTEM_CACHE", Path.home() / ".cache" / "harp-ecosystem"))
 # A mirror as the project's fetch tool leaves it: <mirrors>/<owner>+<name>/repo (a git dir,
 # or a work tree holding one in .git).
@@ -211,6 +212,19 @@ def where(hint: dict, col: bool = True) -> str:
     return f"{span['file']}:{cell}{span['line']}" + (f":{span['col']}" if col else "")
 
 
+def covers(hint: dict, problem: dict) -> bool:
+    """Whether a hint flags a problem: the problem's line (`path:line` or `nb.ipynb:cell
+    N:line`) lies in the hint's span, and the hint is of the problem's id (a problem of a
+    kind no hint has is flagged by any hint there)."""
+    place, _, line = problem["where"].rpartition(":")
+    span = hint["span"]
+    cell = f":cell {span['cell']}" if span.get("cell") is not None else ""
+    kind = problem.get("id") or problem.get("kind", "")
+    return (place == span["file"] + cell and line.isdigit()
+            and span["line"] <= int(line) <= span.get("end_line", span["line"])
+            and (kind == hint["id"] or not kind.startswith("HARP")))
+
+
 def key(source: str, hint_where: str, hint_id: str) -> tuple[str, str, str]:
     return source, hint_where, hint_id
 
@@ -248,13 +262,19 @@ def score(outcomes: list[Outcome], verdicts: dict, problems: list[dict]) -> dict
             else:
                 per_id[h["id"]][v["verdict"]] += 1
     lost = [dict(v) for k, v in verdicts.items() if k[0] in analysed and k not in seen]
-    found = {(o.source.name, where(h, col=False)) for o in outcomes for h in o.hints}
-    found_ids = {(o.source.name, where(h, col=False), h["id"]) for o in outcomes
-                 for h in o.hints}
+    hints_of = {o.source.name: o.hints for o in outcomes}
     counted = [p for p in problems if p["source"] in analysed]
-    flagged = [p for p in counted
-               if (p["source"], p["where"], p.get("id", "")) in found_ids
-               or (not p.get("id", "").startswith("HARP") and (p["source"], p["where"]) in found)]
+    flagged = [p for p in counted if any(covers(h, p) for h in hints_of.get(p["source"], ()))]
+    per_source: dict[str, Counter] = defaultdict(Counter)
+    for o in outcomes:
+        for h in o.hints:
+            v = verdicts.get(key(o.source.name, where(h), h["id"]))
+            per_source[o.source.name]["hints"] += 1
+            per_source[o.source.name][v["verdict"] if v else "new"] += 1
+    for p in counted:
+        per_source[p["source"]]["problems"] += 1
+    for p in flagged:
+        per_source[p["source"]]["flagged"] += 1
     rows = {}
     for hint_id, c in sorted(per_id.items()):
         judged = c["TRUE"] + c["FALSE"] + c["DEBATABLE"]
@@ -280,6 +300,7 @@ def score(outcomes: list[Outcome], verdicts: dict, problems: list[dict]) -> dict
                    "by_kind": {k: dict(v) for k, v in sorted(by_kind.items())},
                    "missed": [p for p in counted if p not in flagged]},
         "new": new, "lost": lost,
+        "per_source": {name: dict(c) for name, c in sorted(per_source.items())},
     }
 
 
@@ -300,6 +321,12 @@ def main(argv: list[str] | None = None) -> int:
                         "hints and write the blind reader's packet (bench/first_contact.py)")
     p.add_argument("--reviews", type=Path, metavar="FILE",
                    help="with --first-contact: the blind reader's review; records the entry")
+    p.add_argument("--record", action="store_true",
+                   help="keep this run as the one the README quotes (bench/ecosystem/"
+                        "results.json) and regenerate the README's tables; needs every source")
+    p.add_argument("--blind-packets", type=Path, metavar="DIR",
+                   help="also write each analysed source's blind packet (hint places and "
+                        "categories, numbered) and its numbered hints to DIR, for a re-grade")
     args = p.parse_args(argv)
     if args.first_contact:
         return first_contact_main(args)
@@ -321,6 +348,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ecosystem: {source.name} ({source.origin}): {outcome.files} files, "
               f"{outcome.lines} lines, {len(outcome.hints)} hints, {outcome.seconds:.0f}s"
               + (f", CRASH {outcome.crash}" if outcome.crash else ""), file=log)
+    if args.blind_packets:
+        import first_contact
+
+        args.blind_packets.mkdir(parents=True, exist_ok=True)
+        for o in outcomes:
+            listed = first_contact.numbered(o.hints, where)
+            first_contact.write_packet(o.source.name, o.source.origin, listed,
+                                       args.blind_packets)
+            (args.blind_packets / f"{o.source.name}.hints.json").write_text(
+                json.dumps(listed, indent=1) + "\n", encoding="utf-8")
     result = score(outcomes, verdicts, problems)
     seconds = sum(o.seconds for o in outcomes)
     lines = sum(o.lines for o in outcomes)
@@ -335,12 +372,61 @@ def main(argv: list[str] | None = None) -> int:
     result["files_read"] = sum(len(v) for k, v in read.items()
                                if k in {o.source.name for o in outcomes})
     result["lines_per_second"] = round(lines / seconds) if seconds else None
+    drift = [] if args.record else recorded_drift(result)
+    if args.record:
+        record_run(result, sources)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         print_report(result, outcomes, verdicts, args.show)
-    return 1 if result["crashes"] or result["new"] else 0
+    for line in drift:
+        print(f"DRIFT {line}")
+    if drift:
+        print("the README quotes a run this one no longer matches: after reviewing the new "
+              "and lost hints, run `python bench/ecosystem.py --record` with every source")
+    return 1 if result["crashes"] or result["new"] or drift else 0
+
+
+#: what the README's tables quote of a source; a run that differs has drifted
+RECORDED = ("files", "lines", "hints", "errors")
+
+
+def recorded_drift(result: dict, path: Path = RESULTS) -> list[str]:
+    """How the sources analysed now differ from the recorded run the README quotes."""
+    if not path.exists():
+        return []
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    then = {s["name"]: s for s in recorded["sources"]}
+    then_counts = recorded.get("per_source", {})
+    out = []
+    for s in result["sources"]:
+        old = then.get(s["name"])
+        if old is None:
+            out.append(f"{s['name']}: not in the recorded run")
+            continue
+        changed = [f"{k} {old[k]} -> {s[k]}" for k in RECORDED if old[k] != s[k]]
+        now_c, old_c = result["per_source"].get(s["name"], {}), then_counts.get(s["name"], {})
+        changed += [f"{k} {old_c.get(k, 0)} -> {now_c.get(k, 0)}"
+                    for k in ("TRUE", "FALSE", "DEBATABLE", "problems", "flagged")
+                    if old_c.get(k, 0) != now_c.get(k, 0)]
+        if changed:
+            out.append(f"{s['name']}: " + ", ".join(changed))
+    return out
+
+
+def record_run(result: dict, sources: list[Source], path: Path = RESULTS) -> None:
+    """Keep a complete, fully judged run as the README's figures and regenerate them."""
+    import ecosystem_tables
+
+    problems = [s.name for s in sources if s.skipped] + [c["source"] for c in result["crashes"]]
+    if problems or result["new"]:
+        raise SystemExit("--record needs every source analysed, no crash and no hint without "
+                         f"a verdict (skipped or crashed: {problems}; new: {len(result['new'])})")
+    kept = {k: v for k, v in result.items() if k != "lines_per_second"}  # the machine's
+    kept["sources"] = [{k: v for k, v in s.items() if k != "seconds"} for s in kept["sources"]]
+    path.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    ecosystem_tables.update_readme(HERE.parent / "README.md")
 
 
 def first_contact_main(args) -> int:

@@ -68,28 +68,45 @@ def stage(source, hints: list[dict], where, staging: Path = STAGING) -> tuple[Pa
         raise SystemExit("first contact: harp's analysis code has uncommitted changes; "
                          "commit first so the entry names the code that made its hints")
     staging.mkdir(parents=True, exist_ok=True)
-    listed = [dict(h, where=where(h)) for h in hints]
-    listed.sort(key=lambda h: (h["span"]["file"], h["span"].get("cell") or 0,
-                               h["span"]["line"], h["span"]["col"], h["id"]))
+    listed = numbered(hints, where)
     kept = staging / f"{source.name}.json"
     kept.write_text(json.dumps({
         "name": source.name, "origin": source.origin, "harp_commit": commit,
         "date": datetime.date.today().isoformat(), "hints": listed}, indent=1) + "\n",
         encoding="utf-8")
+    packet = write_packet(source.name, source.origin, listed, staging)
+    return kept, packet
+
+
+def numbered(hints: list[dict], where) -> list[dict]:
+    """The hints in the packet's order (file, cell, line, column, id), each with its place."""
+    return sorted((dict(h, where=where(h)) for h in hints),
+                  key=lambda h: (h["span"]["file"], h["span"].get("cell") or 0,
+                                 h["span"]["line"], h["span"]["col"], h["id"]))
+
+
+def write_packet(name: str, origin: str, listed: list[dict], folder: Path) -> Path:
+    """The blind reader's packet: each hint's number, place and category, nothing more."""
     categories = hint_categories()
-    lines = [f"# Blind review packet: {source.name} ({source.origin})", "",
+    lines = [f"# Blind review packet: {name} ({origin})", "",
              f"Judge each place below against the rubric ({RUBRIC.name}) by reading the code.",
              "Each place is a file, line and column relative to the source's root, and the",
              "category of problem claimed there. Nothing else is given on purpose.", ""]
     for n, h in enumerate(listed, 1):
         lines.append(f"{n}. `{h['where']}`: {h['id']} {categories.get(h['id'], '')}")
-    packet = staging / f"{source.name}.packet.md"
+    packet = folder / f"{name}.packet.md"
     packet.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return kept, packet
+    return packet
 
 
 def _toml_str(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+
+
+def covers(hint: dict, problem: dict) -> bool:
+    from ecosystem import covers as shared  # one rule for the check and for first contact
+
+    return shared(hint, problem)
 
 
 def record(name: str, reviews: Path, staging: Path = STAGING, path: Path = RECORD,
@@ -110,10 +127,9 @@ def record(name: str, reviews: Path, staging: Path = STAGING, path: Path = RECOR
     if missing:
         raise SystemExit(f"{reviews}: no verdict for hint(s) {missing}")
     read = review.get("read", [])
-    if len(read) < 3 and len(hints) > 0:
+    if len(read) < 3:
         raise SystemExit(f"{reviews}: the protocol asks for at least 3 files read in full")
     problems = review.get("problem", [])
-    found_at = {(h["where"].rsplit(":", 1)[0], h["id"]) for h in hints}
     entry = {"name": name, "origin": kept["origin"], "harp_commit": kept["harp_commit"],
              "date": kept["date"], "reader": review.get("reader", "blind helper session"),
              "hints": [], "read": read, "problems": []}
@@ -125,7 +141,8 @@ def record(name: str, reviews: Path, staging: Path = STAGING, path: Path = RECOR
         kind = p.get("id") or p["kind"]
         entry["problems"].append({"where": p["where"], "kind": kind,
                                   "what": p.get("what", "").strip(),
-                                  "found": (p["where"], kind) in found_at})
+                                  "found": any(covers(h, {"where": p["where"], "id": kind})
+                                               for h in hints)})
     entry["figures"] = figures([entry])
     _append_entry(path, entry)
     if verdicts_path is not None:
@@ -135,8 +152,8 @@ def record(name: str, reviews: Path, staging: Path = STAGING, path: Path = RECOR
 
 def figures(entries: list[dict]) -> dict:
     """Precision (TRUE over judged hints) and recall (problems a hint found) over entries."""
-    hints = [h for e in entries for h in e["hints"]]
-    problems = [p for e in entries for p in e["problems"]]
+    hints = [h for e in entries for h in e.get("hints", [])]  # TOML has no empty
+    problems = [p for e in entries for p in e.get("problems", [])]  # array of tables
     true = sum(h["verdict"] == "TRUE" for h in hints)
     debatable = sum(h["verdict"] == "DEBATABLE" for h in hints)
     found = sum(p["found"] for p in problems)
