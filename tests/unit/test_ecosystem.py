@@ -5,6 +5,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
@@ -69,3 +71,77 @@ def test_manifest_and_reviews_are_well_formed():
     assert sum(len(files) for files in read.values()) >= 40
     raw = tomllib.loads(ecosystem.VERDICTS.read_text())
     assert len(raw["verdict"]) == len(verdicts)  # no hint judged twice
+
+
+def test_a_problem_is_flagged_by_a_hint_of_its_id_spanning_its_line():
+    h = {"id": "HARP201", "span": {"file": "a.py", "line": 10, "col": 1, "end_line": 12,
+                                   "cell": None}}
+    assert ecosystem.covers(h, {"where": "a.py:11", "id": "HARP201"})
+    assert not ecosystem.covers(h, {"where": "a.py:13", "id": "HARP201"})
+    assert not ecosystem.covers(h, {"where": "a.py:10", "id": "HARP202"})
+    assert not ecosystem.covers(h, {"where": "b.py:10", "id": "HARP201"})
+    assert ecosystem.covers(h, {"where": "a.py:10", "kind": "no-hint-covers-this"})
+    nb = {"id": "HARP201", "span": {"file": "n.ipynb", "line": 3, "col": 1, "cell": 4}}
+    assert ecosystem.covers(nb, {"where": "n.ipynb:cell 4:3", "id": "HARP201"})
+    assert not ecosystem.covers(nb, {"where": "n.ipynb:cell 5:3", "id": "HARP201"})
+
+
+def _stage(tmp_path, name="src"):
+    import json
+
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    hints = [hint("x.py", 3, "HARP201"), hint("y.py", 7, "HARP205")]
+    for h in hints:
+        h["where"] = ecosystem.where(h)
+    (staging / f"{name}.json").write_text(json.dumps(
+        {"name": name, "origin": "o/r@abc", "harp_commit": "c" * 40, "date": "2026-01-01",
+         "hints": hints}))
+    return staging
+
+
+def test_first_contact_is_recorded_once_with_blind_figures(tmp_path):
+    import first_contact
+
+    staging, record = _stage(tmp_path), tmp_path / "fc.toml"
+    reviews = tmp_path / "review.toml"
+    reviews.write_text('reader = "blind"\nread = ["x.py", "y.py", "z.py"]\n'
+                       '[[problem]]\nwhere = "x.py:3"\nid = "HARP201"\nwhat = "sync"\n'
+                       '[[problem]]\nwhere = "z.py:9"\nkind = "other"\nwhat = "o"\n'
+                       '[[verdict]]\nhint = 1\nverdict = "TRUE"\nreason = "per step"\n'
+                       '[[verdict]]\nhint = 2\nverdict = "FALSE"\nreason = "once"\n')
+    entry = first_contact.record("src", reviews, staging, record)
+    assert entry["figures"] == {"hints": 2, "TRUE": 1, "DEBATABLE": 0, "FALSE": 1,
+                                "precision": 0.5, "problems": 2, "found": 1, "recall": 0.5}
+    [kept] = first_contact.load_record(record)
+    assert kept["harp_commit"] == "c" * 40 and kept["hints"][1]["verdict"] == "FALSE"
+    assert first_contact.pooled(record)["sources"] == 1
+    with pytest.raises(SystemExit, match="already recorded"):
+        first_contact.record("src", reviews, staging, record)
+
+
+def test_first_contact_refuses_a_review_that_skips_a_hint(tmp_path):
+    import first_contact
+
+    staging = _stage(tmp_path)
+    reviews = tmp_path / "review.toml"
+    reviews.write_text('read = ["a", "b", "c"]\n'
+                       '[[verdict]]\nhint = 1\nverdict = "TRUE"\nreason = "r"\n')
+    with pytest.raises(SystemExit, match=r"no verdict for hint\(s\) \[2\]"):
+        first_contact.record("src", reviews, staging, tmp_path / "fc.toml")
+    assert not (tmp_path / "fc.toml").exists()
+
+
+def test_a_run_that_differs_from_the_recorded_one_drifts(tmp_path):
+    import json
+
+    recorded = {"sources": [{"name": "a", "files": 2, "lines": 10, "hints": 1, "errors": 0}],
+                "per_source": {"a": {"hints": 1, "TRUE": 1}}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(recorded))
+    same = {"sources": [dict(recorded["sources"][0], seconds=3.0)],
+            "per_source": {"a": {"hints": 1, "TRUE": 1}}}
+    assert ecosystem.recorded_drift(same, path) == []
+    moved = {"sources": [dict(recorded["sources"][0], hints=2)],
+             "per_source": {"a": {"hints": 2, "TRUE": 1, "new": 1}}}
+    assert ecosystem.recorded_drift(moved, path) == ["a: hints 1 -> 2"]
