@@ -92,6 +92,7 @@ def cached_walks():
         _CALLED_CACHE.clear()
         _REBOUND_CACHE.clear()
         _ATTRIBUTE_STORES_CACHE.clear()
+        _MODULES_CACHE.clear()
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -1441,14 +1442,17 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
     return found or None
 
 
-_CALLS_CACHE: dict = {}  # (host.module, through parameters?) -> {host.func: [host.call]}
+_CALLS_CACHE: dict = {}  # (the program, through parameters?) -> {host.func: [host.call]}
 
 
 def calls_of(func: ir.Operation) -> list[ir.Operation]:
-    """The calls in its file of `func`, a function of that file."""
+    """The calls of `func` in the whole program (every file analysed with it: a method of
+    agent.py's class called from main.py's loop)."""
     module = host_module(func)
     if module is None:
         return []
+    while module.parent is not None:  # the program: the builtin.module holding the files
+        module = module.parent
     key = (module, not _RESOLVING_PARAMETERS)
     found = _CALLS_CACHE.get(key) if _WALK_CACHE is not None else None
     if found is None:  # one pass over the file answers every function
@@ -1622,7 +1626,42 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
     if op is None or op.name != "host.load":
         return op
     stores = _stores(scope).get(string_attr(op, "name"), [])
-    return producer(stores[0].operands[0]) if len(stores) == 1 else None
+    made = producer(stores[0].operands[0]) if len(stores) == 1 else None
+    return imported(made) if made is not None and made.name == "host.import" else made
+
+
+def imported(op: ir.Operation, depth: int = 0) -> ir.Operation:
+    """What `from mod import name` binds when `mod` is a file of the analysed program (the
+    op that makes `name` there: its class, function or value, once bound); else the import
+    itself. This is how facts cross files: `Agent()` in main.py constructs agent.py's
+    class."""
+    name, module = string_attr(op, "name"), string_attr(op, "module")
+    target = _program_modules(op).get(module) if name and depth < 4 else None
+    if target is None:
+        return op
+    stores = _stores(target).get(name, [])
+    made = producer(stores[0].operands[0]) if len(stores) == 1 else None
+    if made is None:
+        return op
+    return imported(made, depth + 1) if made.name == "host.import" else made
+
+
+_MODULES_CACHE: dict = {}  # the program (builtin.module) -> {file's module name: host.module}
+
+
+def _program_modules(op: ir.Operation) -> dict[str, ir.Operation]:
+    """The files of the program holding `op`, by their module name (`pkg.mod`)."""
+    root = op
+    while root.parent is not None:
+        root = root.parent
+    if _WALK_CACHE is not None and root in _MODULES_CACHE:
+        return _MODULES_CACHE[root]
+    found = {string_attr(m.operation, "sym_name"): m.operation
+             for m in root.regions[0].blocks[0].operations
+             if m.operation.name == "host.module"}
+    if _WALK_CACHE is not None:
+        _MODULES_CACHE[root] = found
+    return found
 
 
 def enclosing_scope(op: ir.Operation) -> ir.Operation:

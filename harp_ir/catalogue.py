@@ -44,6 +44,11 @@ class Catalogue:
     kind_class: dict[str, str]
     #: calls whose result is new memory (writing into it changes nothing else)
     fresh_allocations: frozenset[str] = frozenset()
+    #: autograd: tensor methods and attributes whose result carries no gradient, and calls
+    #: that make a host value of anything (harp_ir/autograd.py)
+    detached_methods: frozenset[str] = frozenset()
+    detached_attributes: frozenset[str] = frozenset()
+    host_results: frozenset[str] = frozenset()
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
@@ -112,6 +117,9 @@ def load() -> Catalogue:
     return Catalogue(
         apis=apis,
         tensor_only_methods=frozenset(meta.get("tensor_only_methods", ())),
+        detached_methods=frozenset(meta.get("detached_methods", ())),
+        detached_attributes=frozenset(meta.get("detached_attributes", ())),
+        host_results=frozenset(meta.get("host_results", ())),
         kind_class=dict(meta.get("kind_class", {})),
         fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),

@@ -165,8 +165,9 @@ class Task:
 
 def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
               ) -> tuple[list[Task], list[str]]:
-    """Split the inputs into tasks: each directory is one program, cut into about
-    4 x jobs pieces so that workers stay busy."""
+    """Split the inputs into tasks: each directory is one program, lowered and analysed
+    whole in one task (how often a function runs depends on every file that calls it), so
+    workers share out the directories and files given."""
     tasks, errors = [], []
     seen: set[Path] = set()  # `x.py ./x.py` or a file inside a folder also named
     for arg in map(Path, paths):
@@ -181,10 +182,8 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
             continue
         targets = tuple(f for f in files if f.resolve() not in seen)
         seen.update(f.resolve() for f in targets)
-        pieces = max(1, min(len(targets), jobs)) if jobs > 1 else 1
-        for i in range(pieces):
-            if targets[i::pieces]:
-                tasks.append(Task(root, files, targets[i::pieces]))
+        if targets:
+            tasks.append(Task(root, files, targets))
     return tasks, errors
 
 

@@ -1,10 +1,16 @@
-"""--harp-missing-no-grad (HARP303): PyTorch inference in a loop with autograd on.
+"""--harp-missing-no-grad (HARP303): PyTorch forwards run with autograd on for nothing.
 
-Finds: a loop that calls a torch module (a value whose kind is `module`, framework
-torch) but never calls `backward()` or an optimizer's `step()`, outside any
-`torch.no_grad()` / `torch.inference_mode()` context and outside a function decorated
-with them. Autograd then records a graph for every forward pass and keeps its
-activations alive: wasted time and memory.
+Finds, outside any `torch.no_grad()` / `torch.inference_mode()` context or function
+decorated with them:
+- a loop that calls a torch module (a value whose kind is `module`, framework torch) but
+  never calls `backward()` or an optimizer's `step()` (inference, evaluation);
+- in any program, training ones included, a forward pass whose outputs provably never
+  reach `backward()` (`harp_ir.autograd`: they end on the host, as an agent's action does)
+  and that runs on every step of a hot loop, directly or through the calls that lead to it
+  (`harp_ir.callgraph`): reported where it is wasted, at the forward or, when a function
+  only returns what it computed, at the call sites whose results never reach backward.
+Autograd then records a graph for every forward pass and keeps its activations alive:
+wasted time and memory.
 
 Assumes: no function the loop calls runs backward (low risk when the loop calls no user
 function of unknown effect, medium otherwise), and the outputs are not needed for a later
@@ -16,19 +22,27 @@ from __future__ import annotations
 import libcst as cst
 from torch_mlir import ir
 
+from harp_ir import autograd, callgraph
 from harp_ir.analysis import (
     LOOPS,
     SCOPES,
     Assumption,
+    called_function,
     calls_of,
+    definition,
     describe_loop,
     does_model_work,
     enclosing_scope,
+    few_iterations,
+    host_module,
+    loops_around,
+    producer,
     record_hint,
     string_attr,
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.codemods import unproved as codemods_unproved
 from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP303"
@@ -104,6 +118,178 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): the graphs cost little"))
         record_hint(loop, HINT, message, assumptions)
+    _wasted_forwards(module, reported)
+
+
+def _wasted_forwards(module, reported_loops) -> None:
+    """Forwards whose outputs never reach backward, per step of a hot loop."""
+    done, optimized_in = [], {}
+    for origin in walk(module):
+        direct = _calls_module(origin) or _calls_made_module(origin)
+        if not (direct or _calls_forward(origin)) or _model_method(origin) \
+                or _grad_disabled(origin) or _stateful_forward(origin) or _loss(origin):
+            continue
+        file = host_module(origin)
+        if direct and file is not None:
+            if file not in optimized_in:
+                optimized_in[file] = None if any(_freezes(f) for f in autograd.sharing(
+                    file)) else autograd.optimized_modules(file)
+            if optimized_in[file] is not None:
+                _frozen_forward(origin, optimized_in[file], reported_loops, done)
+        sites, ends = autograd.wasted_at(origin)
+        for site in sites:
+            if any(site == d for d in done) or _grad_disabled(site):
+                continue
+            done.append(site)
+            ctx = callgraph.per_step(site, _hot)
+            if ctx is None or any(holds_loop(r, site) for r in reported_loops):
+                continue
+            how = ", ".join(dict.fromkeys(ends)) or "nothing"
+            what = _forward_text(site)
+            message = (f"{what} runs the model's forward with autograd recording "
+                       f"{ctx.phrase(site)}, but what it computes never reaches backward() (it "
+                       f"ends in {how}); run it under `with torch.no_grad():`")
+            assumptions = [Assumption(
+                "no-backward", what, "low", "proved",
+                f"its outputs are followed to their ends: {how}")]
+            guard = ctx.how_often.assumption(ctx.loop)
+            if guard is not None:
+                assumptions.append(guard)
+            # What no_grad saves here is autograd's bookkeeping for one forward (no backward
+            # runs through it): blind readers of real agents judged that a few percent of a
+            # step, worth a hint at the aggressive level only.
+            assumptions.append(Assumption(
+                "hot-loop", what, "high", "speculated",
+                "only autograd's recording of this forward is saved (nothing backpropagates "
+                "through it): a few percent of a step unless the model is large"))
+            record_hint(site, HINT, message, assumptions)
+
+
+def _frozen_forward(origin, optimized, reported_loops, done) -> None:
+    """A module no optimizer holds (a target network), run with autograd on inputs that
+    carry no gradient: backward computes gradients for its parameters that nothing uses."""
+    key = autograd.module_key(origin.operands[0])
+    if key is None or autograd.trains(key, optimized) or autograd.class_of(key) is None or \
+            not autograd.flow(origin.result).reaches:
+        return  # trained, unknown, or wasted anyway (reported as such)
+    written = autograd.written_by_hand(key, host_module(origin))
+    if not written:
+        return  # no optimizer seen to hold it, but nothing else sets it either: unknown
+    inputs = autograd._weakest([autograd.gradient_free(v, optimized)
+                                for v in list(origin.operands)[1:]] + ["proved"])
+    ctx = callgraph.per_step(origin, _hot)
+    if inputs == "no" or ctx is None or any(holds_loop(r, origin) for r in reported_loops):
+        return
+    done.append(origin)
+    what = _forward_text(origin)
+    message = (f"{what} runs with autograd recording {ctx.phrase(origin)}, but no optimizer "
+               f"holds its parameters (the program sets them with {written}) and its inputs "
+               f"carry no gradient: backward computes gradients for it that nothing uses; run "
+               f"it under `with torch.no_grad():`")
+    assumptions = [Assumption(
+        "no-backward", what, "low" if inputs == "proved" else "medium", inputs,
+        f"no optimizer of the program holds its parameters (it sets them with {written}), "
+        "and its inputs come from data"
+        + ("" if inputs == "proved" else " (values from code harp cannot see, such as a "
+           "replay memory's sample(), are taken to be data)"))]
+    guard = ctx.how_often.assumption(ctx.loop)
+    if guard is not None:
+        assumptions.append(guard)
+    record_hint(origin, HINT, message, assumptions)
+
+
+def _freezes(module) -> bool:
+    """Whether the program turns gradients off by hand somewhere (`requires_grad_(False)`,
+    `p.requires_grad = False`): then which parameters train is not what optimizers say."""
+    return any(o.name == "host.call" and string_attr(o, "method") == "requires_grad_" or
+               o.name == "host.setattr" and string_attr(o, "attr") == "requires_grad"
+               for o in walk(module))
+
+
+def _hot(loop) -> bool:
+    """A loop of the program's main work: it trains, or it runs inside a loop that does
+    and is not a pass over a data set (an agent acting between updates is; an evaluation
+    over a validation loader once per epoch is not)."""
+    if not does_model_work(loop) or few_iterations(loop):
+        return False
+    return callgraph.trains(loop) or (not _over_data(loop) and any(
+        callgraph.trains(outer) for outer in loops_around(loop)))
+
+
+def _over_data(loop) -> bool:
+    """Whether a `for` loop iterates a data loader (directly, or wrapped in `enumerate`,
+    `tqdm` and the like)."""
+    if loop.name != "host.for":
+        return False
+    made, seen = producer(loop.operands[0]), 0
+    while made is not None and seen < 4:
+        if string_attr(made, "harp.kind") == "dataloader":
+            return True
+        if made.name == "host.load":
+            found = definition(made.result, enclosing_scope(made))
+            made = found if found is not None and found != made else None
+        elif made.name == "host.call" and len(made.operands) > 1:
+            made = producer(made.operands[1])  # `enumerate(loader)`, `tqdm(loader)`
+        else:
+            return False
+        seen += 1
+    return False
+
+
+def holds_loop(loop, op) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent == loop:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _loss(op) -> bool:
+    """A call of a loss module (`nn.CrossEntropyLoss()`): a criterion, not a model."""
+    key = autograd.module_key(op.operands[0])
+    return key is not None and key[0] == "site" and \
+        string_attr(key[1], "qualname").endswith("Loss")
+
+
+def _calls_made_module(op) -> bool:
+    """A call of a value the program binds to one module construction, though its own
+    load carries no kind (a parameter every caller passes the same `Net()`)."""
+    if op.name != "host.call":
+        return False
+    key = autograd.module_key(op.operands[0])
+    return key is not None and key[0] == "site"
+
+
+def _calls_forward(op) -> bool:
+    """`self.forward(x)` or `net.forward(x)` on a torch module."""
+    callee = producer(op.operands[0]) if op.name == "host.call" else None
+    if callee is None or callee.name != "host.getattr" or \
+            string_attr(callee, "attr") != "forward":
+        return False
+    owner = producer(callee.operands[0])
+    return owner is not None and string_attr(owner, "harp.kind") == "module" and \
+        string_attr(owner, "harp.framework") == "torch"
+
+
+def _stateful_forward(origin) -> bool:
+    """Whether the forward a call runs is a method of this program that stores state on
+    an object (`self.hidden = h`): what it keeps may reach a later backward."""
+    func = called_function(origin)
+    return func is not None and any(o.name in ("host.setattr", "host.setitem")
+                                    for o in walk(func))
+
+
+def _forward_text(site) -> str:
+    callee = producer(site.operands[0])
+    if callee is None:
+        return "the call"
+    if callee.name == "host.getattr":
+        receiver = producer(callee.operands[0])
+        base = string_attr(receiver, "name") or string_attr(receiver, "attr") \
+            if receiver is not None else ""
+        return f"`{base + '.' if base else ''}{string_attr(callee, 'attr')}(...)`"
+    return f"`{string_attr(callee, 'name') or 'the model'}(...)`"
 
 
 def _backward_after(loop) -> bool:
@@ -157,16 +343,46 @@ def _reads(value, names: set[str], depth: int = 0) -> bool:
 # --- the fix ------------------------------------------------------------------------------
 
 def fix_missing_no_grad(module, positions, hint):
-    loop = node_at(positions, hint.span, (cst.For, cst.While))
+    """A loop: wrapped in `torch.inference_mode()`. A forward: its statement wrapped in
+    `torch.no_grad()` (outputs that never reach backward keep their values; a tensor made
+    under `inference_mode` could not be saved for a later backward at all)."""
     if syntax.module_alias(module, "torch") != "torch":
         raise Decline("`torch` is not imported as `torch` at module level")
     parents = syntax.parents(module)
-    stmt, _ = syntax.statement_of(loop, parents)
+    try:
+        node, context = node_at(positions, hint.span, (cst.For, cst.While)), \
+            "torch.inference_mode()"
+    except Decline:
+        node, context = node_at(positions, hint.span, cst.Call), "torch.no_grad()"
+    stmt, _ = syntax.statement_of(node, parents)
+    if isinstance(node, cst.Call):
+        _only_this_forward(stmt, node)
     wrapped = cst.With(
-        items=[cst.WithItem(cst.parse_expression("torch.inference_mode()"))],
+        items=[cst.WithItem(cst.parse_expression(context))],
         body=cst.IndentedBlock(body=[stmt.with_changes(leading_lines=[])]),
         leading_lines=stmt.leading_lines)
     return module.deep_replace(stmt, wrapped)
+
+
+def _only_this_forward(stmt, call) -> None:
+    """The rewrite wraps the whole statement, so it is proved only when the statement does
+    nothing but the forward: `x = <forward>`, or a chain on its result (`q(s).max(1)[0]`),
+    whose other calls take no tensor (`.max(1)`); anything around it (`loss = f(q(s), y)`)
+    may combine it with values whose gradient backward needs."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    node = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+    while node is not None and node is not call:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and all(
+                not any(isinstance(n, cst.Call) for n in syntax.walk(a)) for a in node.args):
+            node = node.func.value
+        elif isinstance(node, (cst.Subscript, cst.Attribute)):
+            node = node.value
+        else:
+            node = None
+    if node is None:
+        codemods_unproved("the statement computes nothing else that backward needs (it does "
+                          "more than the forward and methods of its result)")
 
 
 def _no_backward_risk(hint) -> str:
@@ -176,28 +392,38 @@ def _no_backward_risk(hint) -> str:
 
 RULE = Rule(
     flag="harp-missing-no-grad",
-    summary="Find PyTorch inference loops run with autograd on (HARP303)",
+    summary="Find PyTorch forwards run with autograd on for nothing (HARP303)",
     run=run,
     hint=HintSpec(
         id="HARP303",
         name="missing-no-grad",
-        finds="PyTorch inference or evaluation (no backward, no optimizer step in the loop) "
-              "without `torch.no_grad()`/`inference_mode()`",
+        finds="PyTorch forwards whose outputs never reach `backward()`, run with autograd on: "
+              "inference or evaluation loops (no backward, no optimizer step), an agent's "
+              "forward on every step whose outputs end on the host, a target network that no "
+              "optimizer holds",
         why="autograd records every op and keeps its inputs alive for a backward pass that never"
-            " comes: more memory and time",
-        refactoring="wrap the loop in `torch.inference_mode()`",
+            " comes (or computes gradients nothing uses): more memory and time",
+        refactoring="wrap the loop in `torch.inference_mode()`, or the forward's statement in "
+                    "`torch.no_grad()`",
         before="for x, y in val_loader:\n"
-               "    correct += (model(x).argmax(1) == y).sum()\n",
+               "    correct += (model(x).argmax(1) == y).sum()\n"
+               "while not done:\n"
+               "    action = policy(obs).argmax().item()\n",
         after="with torch.inference_mode():\n"
               "    for x, y in val_loader:\n"
-              "        correct += (model(x).argmax(1) == y).sum()\n",
-        assumptions=("hot-loop", "no-backward"),
+              "        correct += (model(x).argmax(1) == y).sum()\n"
+              "while not done:\n"
+              "    with torch.no_grad():\n"
+              "        action = policy(obs).argmax().item()\n",
+        assumptions=("hot-loop", "no-backward", "every-iteration"),
     ),
     fix=Fix(
         apply=fix_missing_no_grad,
         summary="safe when no-backward is low risk, else unsafe",
-        rewrite="the loop is wrapped in `torch.inference_mode()` (safe when the no-backward "
-                "assumption is low risk, else `--unsafe-fixes`)",
+        rewrite="the loop is wrapped in `torch.inference_mode()`, or the forward's statement in "
+                "`torch.no_grad()` (safe when the no-backward assumption is low risk and the "
+                "statement does nothing but the forward and methods of its result, else "
+                "`--unsafe-fixes`)",
         declines="`torch` is not imported as `torch`",
         safety=_no_backward_risk,
         unsafe_because="a backward pass may still run through its outputs",

@@ -124,3 +124,18 @@ def test_a_name_rebound_by_unpacking_is_not_a_number(ctx):
     outcome = refactor(src)
     assert outcome.source == src
     assert any("`scale` is a number" in reason for _, reason in outcome.declined)
+
+
+@pytest.mark.parametrize("name", sorted(p.name.removesuffix(".in.py") for p in
+                                        (FIXTURES / "aggressive").glob("*.in.py")))
+def test_aggressive_level_fixture(ctx, name, tmp_path):
+    """Fixes of hints shown only at `--level aggressive` (an agent's per-step forward whose
+    outputs end on the host): rewritten as the .out.py shows, and both versions compute
+    the same."""
+    folder = FIXTURES / "aggressive"
+    source = (folder / f"{name}.in.py").read_text()
+    assert refactor_source(source, Path(f"{name}.py"), Feedback()).applied == []
+    outcome = refactor_source(source, Path(f"{name}.py"), Feedback("aggressive"))
+    assert outcome.source == (folder / f"{name}.out.py").read_text()
+    before, after = run(folder / f"{name}.in.py"), run(folder / f"{name}.out.py")
+    assert len(before) == len(after) and all(map(same, before, after)), (before, after)

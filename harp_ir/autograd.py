@@ -1,0 +1,418 @@
+"""Autograd reachability: does what a forward pass computes ever reach `backward()`?
+
+A PyTorch forward run with autograd on records a graph and keeps its activations alive for
+a backward pass. When its outputs only end on the host (`.item()`, `float(t)`), detached,
+or unused, that work is wasted: an agent's action picked on every environment step, a
+policy's probabilities logged, a metric. The question is asked per value, by following
+def-use forward from the value: through tensor operations, local slots (the loads a store
+reaches), containers, distributions, returns (to every call site of the function), until it
+ends on the host (nothing reached), at a `backward()` (reached), or somewhere the analysis
+cannot follow (a call of unknown code, an attribute, a list append, a closure): that is
+treated as reaching, so a "never" answer is a proof, not a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from torch_mlir import ir
+
+from harp_ir import analysis, catalogue
+from harp_ir.analysis import (
+    SCOPES,
+    calls_of,
+    enclosing_scope,
+    producer,
+    same_op,
+    string_attr,
+    walk,
+)
+
+_LIMIT = 400  # uses followed per question: beyond it, assume the value escapes
+#: ops whose result is computed from the operand and carries its gradient
+_CARRY = ("host.binop", "host.unop", "host.getitem", "host.tuple", "host.list",
+          "host.unpack", "host.slice")
+#: ops whose result is a host value (a comparison is a bool tensor without a gradient)
+_HOST = ("host.truth", "host.compare", "host.fstring", "host.format", "host.isinstance")
+
+
+@dataclass
+class Flow:
+    """Where a value's gradient can go: `reaches` (a `backward()` or somewhere the analysis
+    cannot follow, with why), `returns` (the enclosing function returns it), and the ends
+    it met on the host (`.item()`), for messages."""
+
+    reaches: list[str] = field(default_factory=list)
+    returns: bool = False
+    ends: list[str] = field(default_factory=list)
+
+    @property
+    def never(self) -> bool:
+        return not self.reaches and not self.returns
+
+
+def flow(value: ir.Value) -> Flow:
+    """Follow `value` forward through its function (returns are reported, not followed)."""
+    out, seen, work = Flow(), set(), [value]
+    known = catalogue.load()
+    while work:
+        if len(seen) > _LIMIT:
+            out.reaches.append("too many uses to follow")
+            break
+        v = work.pop()
+        for use in v.uses:
+            owner = use.owner
+            op = owner.operation if hasattr(owner, "operation") else owner
+            if not isinstance(op, ir.Operation) and hasattr(op, "operation"):
+                op = op.operation
+            key = (op, use.operand_number)
+            if key in seen:
+                continue
+            seen.add(key)
+            _step(op, use.operand_number, out, work, known)
+    return out
+
+
+def _step(op: ir.Operation, index: int, out: Flow, work: list, known) -> None:
+    name = op.name
+    if name == "host.store":
+        loads = _loads_reading(op)
+        if loads is None:
+            out.reaches.append(f"`{string_attr(op, 'name')}` is read where it cannot be "
+                               "followed")
+        else:
+            work.extend(load.result for load in loads)
+    elif name == "host.getattr":
+        attr = string_attr(op, "attr")
+        if attr in known.detached_attributes:
+            out.ends.append(f"`.{attr}`")
+        elif attr == "backward":
+            out.reaches.append("`backward()`")
+        else:
+            _method(op, attr, out, work, known)
+    elif name == "host.call":
+        _argument(op, index, out, work, known)
+    elif name in _CARRY:
+        work.extend(op.results)
+    elif name in _HOST:
+        out.ends.append("a host value")
+    elif name == "hostcf.return":
+        out.returns = True
+    elif name == "host.for" and index == 0:
+        work.extend(op.regions[0].blocks[0].arguments)  # iterating over it
+    else:
+        out.reaches.append(f"`{name}`")
+
+
+def _method(attribute: ir.Operation, attr: str, out: Flow, work: list, known) -> None:
+    """`value.attr`: called, a method of the tensor (or distribution) whose result carries
+    the gradient unless the catalogue says it is detached; read, an attribute that does."""
+    calls = [u.owner for u in attribute.result.uses]
+    calls = [c.operation if hasattr(c, "operation") else c for c in calls]
+    for call in calls:
+        if call.name != "host.call" or not same_op(producer(call.operands[0]), attribute):
+            out.reaches.append(f"`.{attr}` used as a value")
+        elif attr in known.detached_methods:
+            out.ends.append(f"`.{attr}()`")
+        elif string_attr(call, "effect") == "mutate" or attr.endswith("_"):
+            out.reaches.append(f"`.{attr}()` changes it in place")
+        else:
+            work.extend(call.results)
+    if not calls:
+        work.extend(attribute.results)  # `.T`, a property: the same tensor
+
+
+def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> None:
+    """`f(..., value, ...)`: a library call whose result is computed from it (torch
+    functions, distributions) carries it on; one that makes a host value ends it."""
+    if index == 0:
+        out.reaches.append("called as a function")
+        return
+    qualname = string_attr(call, "qualname")
+    if qualname in known.host_results:
+        out.ends.append(f"`{qualname.removeprefix('builtins.')}()`")
+    elif qualname.startswith(("torch.", "math.")) and \
+            string_attr(call, "effect") in ("pure", "view", "sync", "transfer"):
+        work.extend(call.results)
+    else:
+        out.reaches.append(f"passed to `{qualname or _callee_text(call)}`")
+
+
+def _callee_text(call: ir.Operation) -> str:
+    callee = producer(call.operands[0])
+    if callee is None:
+        return "a call"
+    return string_attr(callee, "attr") or string_attr(callee, "name") or "a call"
+
+
+def _loads_reading(store: ir.Operation) -> list[ir.Operation] | None:
+    """The loads of `store`'s slot that can read what it stored, in its own scope: those
+    after it until a store of the same name in the same block (which every later path
+    passes), and, in a loop, the loads before it when nothing in its block rebinds the
+    name after it. None when another scope reads the name (a closure, a global)."""
+    scope, name = enclosing_scope(store), string_attr(store, "name")
+    ops = [o for o in walk(scope) if o.name in ("host.load", "host.store")
+           and string_attr(o, "name") == name]
+    if any(not same_op(enclosing_scope(o), scope) for o in ops):
+        return None  # read or written by a nested function
+    if scope.name == "host.module" or string_attr(store, "scope") in ("global", "nonlocal"):
+        return None  # a global: other functions may read it
+    at = next(i for i, o in enumerate(ops) if o == store)
+    found, killed = [], False
+    for o in ops[at + 1:]:
+        if o.name == "host.store":
+            if _same_block(o, store):
+                killed = True
+                break
+            continue
+        found.append(o)
+    loop = _enclosing_loop_in(store, scope)
+    if loop is not None and not killed:
+        found += [o for o in ops[:at] if o.name == "host.load" and _inside(o, loop)]
+    return found
+
+
+def _same_block(a: ir.Operation, b: ir.Operation) -> bool:
+    return a.block == b.block
+
+
+def _enclosing_loop_in(op: ir.Operation, scope: ir.Operation) -> ir.Operation | None:
+    parent = op.parent
+    while parent is not None and not same_op(parent, scope):
+        if parent.name in ("host.for", "host.while"):
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _inside(op: ir.Operation, outer: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent == outer:
+            return True
+        if parent.name in SCOPES:
+            return False
+        parent = parent.parent
+    return False
+
+
+def wasted_at(origin: ir.Operation, depth: int = 2) -> tuple[list[ir.Operation], list[str]]:
+    """The calls where the forward `origin` computes is wasted: `origin` itself when its
+    outputs never reach backward in its function; else, when they are only returned, the
+    call sites of its function whose results never do (a policy's `pi` is wasted where the
+    agent acts, not where it trains). With the host ends met, for the message."""
+    result = flow(origin.result)
+    if result.reaches:
+        return [], []
+    if not result.returns:
+        return [origin], result.ends
+    func = enclosing_scope(origin)
+    if func.name != "host.func" or depth == 0:
+        return [], []
+    sites, ends = [], []
+    for site in calls_of(func):
+        found, how = wasted_at(site, depth - 1)
+        sites += found
+        ends += how
+    return sites, ends
+
+
+# --- Whose parameters train -----------------------------------------------------------------
+#
+# A module is named by where it is made: ("site", the `Net()` call) for a local, global or
+# argument bound to one construction, ("attr", class, name) for `self.name` that its class
+# stores once (resolved to the construction when it stores one), ("class", class) for the
+# parameters of `self` in a method of that class (every instance of it).
+
+
+def module_key(value: ir.Value, depth: int = 0) -> tuple | None:
+    """Which module `value` is, by where it is made; None when the code does not say."""
+
+    op = producer(value)
+    if op is None or depth > 4:
+        return None
+    if op.name == "host.call" and string_attr(op, "effect") == "construct" and \
+            string_attr(op, "harp.kind") == "module" and \
+            string_attr(op, "harp.framework") == "torch":
+        return ("site", op)
+    if op.name == "host.call" and string_attr(op, "method") in _RETURNS_SELF:
+        callee = producer(op.operands[0])  # `Net().to(device)` is the same module
+        return module_key(callee.operands[0], depth + 1) if callee is not None and \
+            callee.name == "host.getattr" else None
+    if op.name == "host.getattr":
+        cls = analysis.self_class(op.operands[0])
+        if cls is None:
+            return None
+        stores = analysis._attribute_stores(cls).get(string_attr(op, "attr"), [])
+        if len(stores) != 1:
+            return None
+        made = module_key(stores[0].operands[1], depth + 1)
+        return made if made is not None and made[0] == "site" else \
+            ("attr", cls, string_attr(op, "attr"))
+    if op.name != "host.load":
+        return None
+    cls = analysis.self_class(value)
+    if cls is not None:
+        return ("class", cls)
+    for scope in analysis.binding_scopes(op):
+        made = analysis.definition(value, scope)
+        if made is not None and made.name != "host.load":
+            return module_key(made.result, depth + 1) if len(made.results) == 1 else None
+    passed = analysis.passed_arguments(value)
+    if not passed:
+        return None
+    keys = {module_key(argument, depth + 1) for argument, _ in passed}
+    return keys.pop() if len(keys) == 1 else None
+
+
+#: nn.Module methods that return the module itself
+_RETURNS_SELF = ("to", "cuda", "cpu", "float", "double", "half", "bfloat16", "train", "eval",
+                 "share_memory", "to_empty")
+
+
+def class_of(key: tuple) -> ir.Operation | None:
+    """The program's class of the module `key` names (None for a library module, or an
+    attribute stored from something else than a construction)."""
+
+    if key[0] == "class":
+        return key[1]
+    if key[0] == "site":
+        return analysis.instance_class(key[1].result, key[1])
+    return None
+
+
+def sharing(file: ir.Operation) -> list[ir.Operation]:
+    """`file` and the files of the program that import it: where its modules can be used
+    (scripts side by side in a folder share nothing)."""
+    name = string_attr(file, "sym_name")
+    return [file] + [m for m in analysis._program_modules(file).values()
+                     if not same_op(m, file) and any(
+                         o.name == "host.import" and string_attr(o, "module") == name
+                         for o in walk(m))]
+
+
+def optimized_modules(file: ir.Operation) -> set[tuple] | None:
+    """The modules whose parameters an optimizer holds, of those `file` (a host.module)
+    makes: optimizers in it and in the files of the program that import it (scripts side
+    by side in a folder do not share modules); None when one of those optimizers is given
+    its parameters in a form this cannot read (then every module may train)."""
+    found: set[tuple] = set()
+    for op in (o for f in sharing(file) for o in walk(f)):
+        if op.name != "host.call" or string_attr(op, "harp.kind") != "optimizer" or \
+                string_attr(op, "effect") != "construct":
+            continue
+        args = [v for k, v in analysis.call_arguments(op) if k in ("", "params")][:1]
+        keys = _parameter_owners(args[0]) if args else None
+        if keys is None:
+            return None
+        found |= keys
+    return found
+
+
+def _parameter_owners(value: ir.Value, depth: int = 0) -> set[tuple] | None:
+    """The modules whose `.parameters()` make up `value`: `m.parameters()`, `list(...)` of
+    it, `a + b`, `itertools.chain(...)`, a list display; None for anything else."""
+    op = producer(value)
+    if op is None or depth > 4:
+        return None
+    if op.name == "host.call":
+        callee = producer(op.operands[0])
+        if callee is not None and callee.name == "host.getattr" and \
+                string_attr(callee, "attr") == "parameters":
+            key = module_key(callee.operands[0])
+            return {key} if key is not None else None
+        if string_attr(op, "qualname") in ("builtins.list", "itertools.chain", "builtins.tuple"):
+            parts = [_parameter_owners(v, depth + 1) for v in list(op.operands)[1:]]
+            return set().union(*parts) if parts and None not in parts else None
+        return None
+    if op.name in ("host.binop", "host.list", "host.tuple"):
+        parts = [_parameter_owners(v, depth + 1) for v in op.operands]
+        return set().union(*parts) if parts and None not in parts else None
+    if op.name == "host.load":
+        made = analysis.definition(value, enclosing_scope(op))
+        return _parameter_owners(made.result, depth + 1) if made is not None and \
+            len(made.results) == 1 else None
+    return None
+
+
+def trains(key: tuple, optimized: set[tuple]) -> bool:
+    """Whether an optimizer holds the parameters of the module `key` names, itself or as
+    part of a module that holds it (`self.parameters()` of its class)."""
+    if key in optimized:
+        return True
+    cls = class_of(key)
+    if cls is not None and ("class", cls) in optimized:
+        return True
+    return key[0] == "attr" and ("class", key[1]) in optimized
+
+
+def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0) -> str:
+    """Whether `value` carries no gradient towards a trained parameter: "proved" (built
+    from constants, data and modules no optimizer holds), "speculated" (it also comes from
+    code harp cannot see, taken to be data: a replay memory's `sample()`), or "no"."""
+    op = producer(value)
+    if depth > 8:
+        return "speculated"
+    if op is None:  # a block argument: a loop variable or a parameter
+        return "speculated"
+    name = op.name
+    if name == "host.constant":
+        return "proved"
+    if name == "host.load":
+        stores = analysis._stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
+        if not stores:
+            return "speculated"
+        return _weakest([gradient_free(s.operands[0], optimized, depth + 1) for s in stores])
+    if name == "host.call":
+        callee = producer(op.operands[0])
+        if callee is not None and string_attr(callee, "harp.kind") == "module":
+            key = module_key(op.operands[0])
+            if key is None or trains(key, optimized):
+                return "no"
+            return _weakest([gradient_free(v, optimized, depth + 1)
+                             for v in list(op.operands)[1:]] + ["proved"])
+        method = string_attr(op, "method")
+        qualname = string_attr(op, "qualname")
+        known = catalogue.load()
+        if method in known.detached_methods or string_attr(op, "effect") == "random" or \
+                qualname in known.fresh_allocations:
+            return "proved"  # a host value, or a fresh draw or allocation
+        if qualname.startswith("torch.") or (callee is not None and
+                                             callee.name == "host.getattr"):
+            receiver = [callee.operands[0]] if callee is not None and \
+                callee.name == "host.getattr" else []
+            return _weakest([gradient_free(v, optimized, depth + 1)
+                             for v in receiver + list(op.operands)[1:]] + ["proved"])
+        return "speculated"
+    if name in ("host.binop", "host.unop", "host.getitem", "host.unpack", "host.tuple",
+                "host.list", "host.getattr", "host.compare"):
+        return _weakest([gradient_free(v, optimized, depth + 1) for v in op.operands]
+                        + ["proved"])
+    return "speculated"
+
+
+def _weakest(answers: list[str]) -> str:
+    return "no" if "no" in answers else "speculated" if "speculated" in answers else "proved"
+
+
+_WRITES = ("load_state_dict", "copy_", "lerp_", "mul_", "add_", "set_")
+
+
+def written_by_hand(key: tuple, file: ir.Operation) -> str:
+    """How the program sets the parameters of the module `key` names without an optimizer
+    (a target network's `load_state_dict(...)`, or a function it is passed to that copies
+    into its parameters: a soft update), as a phrase; "" when it does not."""
+    for op in (o for f in sharing(file) for o in walk(f)):
+        if op.name != "host.call":
+            continue
+        callee = producer(op.operands[0])
+        if string_attr(op, "method") == "load_state_dict" and callee is not None and \
+                callee.name == "host.getattr" and module_key(callee.operands[0]) == key:
+            return "`load_state_dict(...)`"
+        func = analysis.called_function(op)
+        if func is None or not any(module_key(v) == key for v in list(op.operands)[1:]):
+            continue
+        if any(o.name == "host.call" and string_attr(o, "method") in _WRITES
+               for o in walk(func)):
+            return f"`{string_attr(func, 'sym_name')}(...)`"
+    return ""

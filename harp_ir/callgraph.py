@@ -1,0 +1,128 @@
+"""How often a statement runs per step of a loop, through the calls that lead to it.
+
+A statement in a function with no loop of its own runs once per call; the loop that makes
+it hot is around a call of that function, or around a call of a caller (an agent's
+`sample_action` called on every environment step from `main`). `contexts(op)` follows the
+calls of the file's functions and methods up to `DEPTH` levels and gives, for each loop
+reached, the chain of functions in between and how often the statement runs per iteration:
+a guard anywhere on the chain (`if step % 100 == 0: evaluate()`) counts, the rarest wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from torch_mlir import ir
+
+from harp_ir.analysis import (
+    Frequency,
+    calls_of,
+    describe_loop,
+    enclosing_scope,
+    frequency,
+    host_module,
+    loops_around,
+    same_op,
+    string_attr,
+)
+
+DEPTH = 3  # calls followed up from a statement to the loop that runs it
+_RANK = ("always", "conditional", "last", "once", "periodic")
+
+
+@dataclass(frozen=True)
+class Context:
+    """A loop that runs a statement: `loop`, the functions between them (innermost
+    first), and how often per iteration."""
+
+    loop: ir.Operation
+    chain: tuple[ir.Operation, ...]
+    how_often: Frequency
+
+    def phrase(self, at: ir.Operation) -> str:
+        """"on every iteration of the `while` loop (line 9) through `Agent.act`", with the
+        loop's file when it is not `at`'s."""
+        text = self.how_often.phrase(self.loop)
+        there = host_module(self.loop)
+        if there is not None and not same_op(host_module(at), there):
+            text += f" in {Path(string_attr(there, 'filename')).name}"
+        if self.chain:
+            text += " through " + ", ".join(f"`{function_name(f)}`" for f in self.chain)
+        return text
+
+
+def function_name(func: ir.Operation) -> str:
+    owner = func.parent if func.parent is not None and func.parent.name == "host.class" \
+        else None
+    name = string_attr(func, "sym_name")
+    return f"{string_attr(owner, 'sym_name')}.{name}" if owner is not None else name
+
+
+def _rarer(a: Frequency, b: Frequency) -> Frequency:
+    return a if _RANK.index(a.kind) >= _RANK.index(b.kind) else b
+
+
+def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
+    """How often `op` runs per call of `func` (no loop between them): always, or under
+    the `if` nearest to it."""
+    parent = op.parent
+    while parent is not None and not same_op(parent, func):
+        if parent.name == "host.if":
+            cond = parent.operands[0].owner
+            cond = cond.operation if hasattr(cond, "operation") else cond
+            return Frequency(string_attr(cond, "harp.source") or "the condition", "conditional")
+        parent = parent.parent
+    return Frequency()
+
+
+def contexts(op: ir.Operation, depth: int = DEPTH) -> list[Context]:
+    """Every loop that runs `op`, directly or through calls of the functions around it."""
+    # the loops of its own function, innermost first (`for t in range(10)` in `while not
+    # done`), then those around the calls of the function (a training helper whose own loop
+    # is a few updates runs them on every episode of its caller)
+    found = [Context(loop, (), frequency(op, loop)) for loop in loops_around(op)]
+    func = enclosing_scope(op)
+    if func.name != "host.func" or depth == 0:
+        return found
+    own = _guard_in_function(op, func)
+    for site in calls_of(func):
+        for ctx in contexts(site, depth - 1):
+            found.append(Context(ctx.loop, (func, *ctx.chain), _rarer(own, ctx.how_often)))
+    return found
+
+
+def per_step(op: ir.Operation, hot) -> Context | None:
+    """The context in which `op` runs most often, among loops `hot(loop)` accepts (loops
+    over batches or environment steps): every iteration first. None when no hot loop runs
+    it."""
+    found = [c for c in contexts(op) if hot(c.loop)]
+    found.sort(key=lambda c: (_RANK.index(c.how_often.kind), len(c.chain)))
+    return found[0] if found else None
+
+
+def trains(loop: ir.Operation, depth: int = 2) -> bool:
+    """Whether an iteration of `loop` runs a training step: `backward()` or an optimizer's
+    `step()`, in its body or in a function of the program it calls (`depth` levels)."""
+    from harp_ir.analysis import called_function, producer, walk
+
+    for op in walk(loop):
+        if op.name != "host.call":
+            continue
+        method = string_attr(op, "method")
+        if method == "backward" or string_attr(op, "qualname").startswith("torch.optim.") \
+                and method == "step":
+            return True
+        if method == "step":
+            callee = producer(op.operands[0])
+            owner = producer(callee.operands[0]) if callee is not None and \
+                callee.name == "host.getattr" else None
+            if owner is not None and string_attr(owner, "harp.kind") == "optimizer":
+                return True
+        func = called_function(op) if depth > 0 else None
+        if func is not None and trains(func, depth - 1):
+            return True
+    return False
+
+
+__all__ = ["Context", "contexts", "describe_loop", "function_name", "per_step", "trains"]
