@@ -214,15 +214,19 @@ def where(hint: dict, col: bool = True) -> str:
 
 def covers(hint: dict, problem: dict) -> bool:
     """Whether a hint flags a problem: the problem's line (`path:line` or `nb.ipynb:cell
-    N:line`) lies in the hint's span, and the hint is of the problem's id (a problem of a
-    kind no hint has is flagged by any hint there)."""
+    N:line`) lies in the hint's span or in a place its message names (`related`: the call
+    in the loop that runs a helper's step), and the hint is of the problem's id (a problem
+    of a kind no hint has is flagged by any hint there)."""
     place, _, line = problem["where"].rpartition(":")
-    span = hint["span"]
-    cell = f":cell {span['cell']}" if span.get("cell") is not None else ""
     kind = problem.get("id") or problem.get("kind", "")
-    return (place == span["file"] + cell and line.isdigit()
-            and span["line"] <= int(line) <= span.get("end_line", span["line"])
-            and (kind == hint["id"] or not kind.startswith("HARP")))
+    if not line.isdigit() or not (kind == hint["id"] or not kind.startswith("HARP")):
+        return False
+    for span in [hint["span"], *hint.get("related", ())]:
+        cell = f":cell {span['cell']}" if span.get("cell") is not None else ""
+        if place == span["file"] + cell and \
+                span["line"] <= int(line) <= span.get("end_line", span["line"]):
+            return True
+    return False
 
 
 def key(source: str, hint_where: str, hint_id: str) -> tuple[str, str, str]:

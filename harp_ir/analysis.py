@@ -150,6 +150,7 @@ ASSUMPTIONS: dict[str, str] = {
     "keras-model": "a receiver of `predict` or `fit` is a Keras model",
     "one-batch": "an input is small enough to run as one batch",
     "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
+    "step-share": "what the fix removes is a noticeable share of a step, worth a change",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")
@@ -188,10 +189,13 @@ class Assumption:
 
 
 def record_hint(op: ir.Operation, hint_id: str, message: str,
-                assumptions: list[Assumption], moves: list[ir.Operation] = ()) -> None:
+                assumptions: list[Assumption], moves: list[ir.Operation] = (),
+                related: list[ir.Operation] = ()) -> None:
     """Attach a finding to `op` as `harp.hints`, so harp-opt output shows it. `moves`: the
     ops computing the other statements a fix must move with `op`'s, in order (their spans
-    are kept, as `moves`)."""
+    are kept, as `moves`). `related`: other places the message names, in any file of the
+    program (the call in the loop that runs a helper's statement), kept as
+    `related = [{file, span}]`."""
     fields = {
         "id": ir.StringAttr.get(hint_id),
         "message": ir.StringAttr.get(message),
@@ -201,6 +205,12 @@ def record_hint(op: ir.Operation, hint_id: str, message: str,
     if spans and all(spans):  # line, col, end line, end col of each, in the hint's file
         fields["moves"] = ir.ArrayAttr.get([ir.DenseI64ArrayAttr.get(
             [s.line, s.col, s.end_line, s.end_col]) for s in spans])
+    places = [span(r.location) for r in related if not same_op(r, op)]
+    if places and all(places):
+        fields["related"] = ir.ArrayAttr.get([ir.DictAttr.get({
+            "file": ir.StringAttr.get(p.file),
+            "span": ir.DenseI64ArrayAttr.get([p.line, p.col, p.end_line, p.end_col])})
+            for p in places])
     entry = ir.DictAttr.get(fields)
     existing = list(ir.ArrayAttr(op.attributes["harp.hints"])) \
         if "harp.hints" in op.attributes else []
@@ -1476,14 +1486,17 @@ def call_in_loop(func: ir.Operation,
 def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
                                        ir.Operation] | None:
     """(loop, func, site): the loop `op` runs in, its own or, for a statement of a function
-    of the file (`func`) with no loop of its own, the loop around a call of that function
-    (`site`, else `op` itself); None when it runs in no loop."""
+    of the program (`func`) with no loop of its own, a loop around a call of that function
+    or of a caller, up to three calls up (`site`, the call in that loop; else `op` itself):
+    the one running it most often, every iteration first. None when it runs in no loop."""
+    from harp_ir import callgraph
+
     loop = enclosing_loop(op)
     if loop is not None:
         return loop, None, op
     scope = enclosing_scope(op)
-    site = call_in_loop(scope) if scope.name == "host.func" else None
-    return (enclosing_loop(site), scope, site) if site is not None else None
+    ctx = callgraph.per_step(op, lambda loop: True) if scope.name == "host.func" else None
+    return (ctx.loop, scope, ctx.site) if ctx is not None else None
 
 
 def paced(op: ir.Operation) -> Assumption | None:

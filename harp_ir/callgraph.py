@@ -10,18 +10,22 @@ a guard anywhere on the chain (`if step % 100 == 0: evaluate()`) counts, the rar
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from torch_mlir import ir
 
+from harp_ir import notebook
 from harp_ir.analysis import (
     Frequency,
     calls_of,
     describe_loop,
     enclosing_scope,
+    few_iterations,
     frequency,
     host_module,
+    in_compiled_function,
     loops_around,
     same_op,
     string_attr,
@@ -34,11 +38,13 @@ _RANK = ("always", "conditional", "last", "once", "periodic")
 @dataclass(frozen=True)
 class Context:
     """A loop that runs a statement: `loop`, the functions between them (innermost
-    first), and how often per iteration."""
+    first), how often per iteration, and `site`: the statement itself, or the call in the
+    loop that leads to it."""
 
     loop: ir.Operation
     chain: tuple[ir.Operation, ...]
     how_often: Frequency
+    site: ir.Operation
 
     def phrase(self, at: ir.Operation) -> str:
         """"on every iteration of the `while` loop (line 9) through `Agent.act`", with the
@@ -46,10 +52,24 @@ class Context:
         text = self.how_often.phrase(self.loop)
         there = host_module(self.loop)
         if there is not None and not same_op(host_module(at), there):
-            text += f" in {Path(string_attr(there, 'filename')).name}"
+            filename = string_attr(there, "filename")
+            if notebook.is_notebook(filename):  # its lines are the joined cells'
+                text = _LINE.sub(lambda m: _cell_line(filename, int(m[1])) or m[0], text)
+            text += f" in {Path(filename).name}"
         if self.chain:
             text += " through " + ", ".join(f"`{function_name(f)}`" for f in self.chain)
         return text
+
+
+_LINE = re.compile(r"\bline (\d+)\b")
+
+
+def _cell_line(filename: str, line: int) -> str:
+    try:
+        at = notebook.joined(filename).locate(line)
+    except notebook.NotebookError:
+        return ""
+    return f"cell {at[0]} line {at[1]}" if at else ""
 
 
 def function_name(func: ir.Operation) -> str:
@@ -81,23 +101,27 @@ def contexts(op: ir.Operation, depth: int = DEPTH) -> list[Context]:
     # the loops of its own function, innermost first (`for t in range(10)` in `while not
     # done`), then those around the calls of the function (a training helper whose own loop
     # is a few updates runs them on every episode of its caller)
-    found = [Context(loop, (), frequency(op, loop)) for loop in loops_around(op)]
+    found = [Context(loop, (), frequency(op, loop), op) for loop in loops_around(op)]
     func = enclosing_scope(op)
     if func.name != "host.func" or depth == 0:
         return found
     own = _guard_in_function(op, func)
     for site in calls_of(func):
+        if in_compiled_function(site, ("tensorflow.function",)):
+            continue  # traced once into a graph: not run per iteration by Python
         for ctx in contexts(site, depth - 1):
-            found.append(Context(ctx.loop, (func, *ctx.chain), _rarer(own, ctx.how_often)))
+            found.append(Context(ctx.loop, (func, *ctx.chain), _rarer(own, ctx.how_often),
+                                 ctx.site))
     return found
 
 
 def per_step(op: ir.Operation, hot) -> Context | None:
     """The context in which `op` runs most often, among loops `hot(loop)` accepts (loops
-    over batches or environment steps): every iteration first. None when no hot loop runs
-    it."""
+    over batches or environment steps): every iteration first, then a loop of more than a
+    handful of iterations, then the shortest chain. None when no such loop runs it."""
     found = [c for c in contexts(op) if hot(c.loop)]
-    found.sort(key=lambda c: (_RANK.index(c.how_often.kind), len(c.chain)))
+    found.sort(key=lambda c: (_RANK.index(c.how_often.kind), few_iterations(c.loop),
+                              len(c.chain)))
     return found[0] if found else None
 
 
@@ -125,4 +149,25 @@ def trains(loop: ir.Operation, depth: int = 2) -> bool:
     return False
 
 
-__all__ = ["Context", "contexts", "describe_loop", "function_name", "per_step", "trains"]
+def evaluation_loop(loop: ir.Operation) -> str:
+    """Why `loop` is an evaluation or inference pass of a program that trains elsewhere
+    (its iterations run no backward or optimizer step, no loop around it in its function
+    does, and another part of the program does): such a pass runs once, or once per epoch,
+    not on the program's every step. "" when it is not one."""
+    from harp_ir.analysis import walk
+
+    if trains(loop) or any(trains(outer) for outer in loops_around(loop)):
+        return ""
+    program = host_module(loop)
+    while program is not None and program.parent is not None:
+        program = program.parent
+    if program is None or not any(
+            op.name == "host.call" and string_attr(op, "method") == "backward"
+            for op in walk(program)):
+        return ""  # an inference program: this pass is its main loop
+    return ("an evaluation pass (its iterations run no backward or optimizer step, and the "
+            "program trains elsewhere): it runs once, or once per epoch")
+
+
+__all__ = ["Context", "contexts", "describe_loop", "evaluation_loop", "function_name",
+           "per_step", "trains"]

@@ -2,7 +2,8 @@
 
 A `# expected-hint HARP201` comment on a source line means exactly that hint must be
 reported on that line (several ids may follow one marker); every hint reported on a line
-without the marker is a failure too.
+without the marker is a failure too. `# expected-hint@aggressive HARP205` expects the hint
+only when the file is checked with `--level aggressive` (and none at the default level).
 
     python -m harp_ir.expected_hints [--level LEVEL] FILE.py...
 
@@ -16,18 +17,22 @@ import sys
 from collections import Counter
 
 from harp_ir.context import make_context
-from harp_ir.feedback import Feedback, filter_hints
+from harp_ir.feedback import LEVELS, Feedback, filter_hints
 from harp_ir.report import analyze_file
 
-_MARKER = re.compile(r"#\s*expected-hint\s+((?:HARP\d{3}[\s,]*)+)")
+_MARKER = re.compile(r"#\s*expected-hint(?:@(\w+))?\s+((?:HARP\d{3}[\s,]*)+)")
 
 
-def expected(source: str) -> Counter:
+def expected(source: str, level: str = "default") -> Counter:
+    """The hints the markers expect at `level`: a plain marker from the default level on,
+    `expected-hint@aggressive` only at that level (a hint that rests on a high-risk
+    speculation)."""
+    rank = list(LEVELS).index
     found: Counter = Counter()
     for lineno, line in enumerate(source.splitlines(), start=1):
         m = _MARKER.search(line)
-        if m:
-            for hint_id in re.findall(r"HARP\d{3}", m.group(1)):
+        if m and rank(m.group(1) or "default") <= rank(level):
+            for hint_id in re.findall(r"HARP\d{3}", m.group(2)):
                 found[(lineno, hint_id)] += 1
     return found
 
@@ -35,7 +40,7 @@ def expected(source: str) -> Counter:
 def check(path: str, level: str = "default") -> list[str]:
     """Mismatches between the markers in `path` and the hints harp reports for it."""
     with open(path, encoding="utf-8") as f:
-        want = expected(f.read())
+        want = expected(f.read(), level)
     with make_context():
         found = filter_hints(analyze_file(path), Feedback(level))
     got = Counter((h.span.line, h.id) for h in found)

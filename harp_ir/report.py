@@ -37,6 +37,8 @@ class Hint:
     assumptions: list[Assumption] = field(default_factory=list)
     #: the other statements its fix moves with it, in order (a chain of invariant ones)
     moves: tuple[Span, ...] = ()
+    #: other places its message names, in any file (the call in the loop that runs it)
+    related: tuple[Span, ...] = ()
 
     def text(self) -> str:
         return f"{self.span}: {self.id} {self.name}: {self.message}"
@@ -89,10 +91,14 @@ def collect(module: ir.Module) -> list[Hint]:
             spec = hints.BY_ID[ir.StringAttr(d["id"]).value]
             moves = tuple(Span(where.file, *ir.DenseI64ArrayAttr(a))
                           for a in ir.ArrayAttr(d["moves"])) if "moves" in d else ()
+            related = tuple(
+                Span(ir.StringAttr(ir.DictAttr(r)["file"]).value,
+                     *ir.DenseI64ArrayAttr(ir.DictAttr(r)["span"]))
+                for r in ir.ArrayAttr(d["related"])) if "related" in d else ()
             hint = Hint(spec.id, spec.name, where, ir.StringAttr(d["message"]).value,
                         spec.refactoring, "none",
                         [Assumption.from_attr(a) for a in ir.ArrayAttr(d["assumptions"])]
-                        + extra, moves)
+                        + extra, moves, related)
             fix = fix_for(spec.id)
             found.append(replace(hint, fix=fix.safety(hint)) if fix else hint)
     return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
@@ -115,19 +121,13 @@ def analyze_file(path: str | Path) -> list[Hint]:
 
 def in_cells(hint: Hint) -> Hint:
     """A hint in a notebook, located at its cell and the line in that cell (the analyses
-    see the joined source of the code cells)."""
+    see the joined source of the code cells); so are its related places in notebooks."""
+    hint = replace(hint, related=tuple(map(cell_span, hint.related)))
     if hint.span.cell is not None or not notebook.is_notebook(hint.span.file):
         return hint
     joined = notebook.joined(hint.span.file)
     if joined.locate(hint.span.line) is None:
         return hint
-
-    def in_cell(where: Span) -> Span:
-        start, end = joined.locate(where.line), joined.locate(where.end_line)
-        if start is None:
-            return where
-        end_line = end[1] if end is not None and end[0] == start[0] else start[1]
-        return replace(where, cell=start[0], line=start[1], end_line=end_line)
 
     def cell_lines(text: str) -> str:  # "line 48" of the joined source -> "cell 7 line 5"
         def sub(m: re.Match) -> str:
@@ -136,13 +136,28 @@ def in_cells(hint: Hint) -> Hint:
         return _LINE_REF.sub(sub, text)
 
     return replace(
-        hint, span=in_cell(hint.span), moves=tuple(map(in_cell, hint.moves)),
+        hint, span=cell_span(hint.span), moves=tuple(map(cell_span, hint.moves)),
         message=cell_lines(hint.message),
         assumptions=[replace(a, subject=cell_lines(a.subject), reason=cell_lines(a.reason))
                      for a in hint.assumptions])
 
 
 _LINE_REF = re.compile(r"\bline (\d+)\b")
+
+
+def cell_span(where: Span) -> Span:
+    """A span of a notebook's joined source as its cell and the line in that cell."""
+    if where.cell is not None or not notebook.is_notebook(where.file):
+        return where
+    try:
+        joined = notebook.joined(where.file)
+    except notebook.NotebookError:
+        return where
+    start, end = joined.locate(where.line), joined.locate(where.end_line)
+    if start is None:
+        return where
+    end_line = end[1] if end is not None and end[0] == start[0] else start[1]
+    return replace(where, cell=start[0], line=start[1], end_line=end_line)
 
 
 def _notebook_errors(path: Path) -> list[str]:

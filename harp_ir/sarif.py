@@ -25,6 +25,11 @@ def report(found: list, errors: list[str]) -> dict:
             "region": {"startLine": h.span.line, "startColumn": h.span.col,
                        "endLine": h.span.end_line, "endColumn": h.span.end_col},
         }}],
+        **({"relatedLocations": [{"id": i, "physicalLocation": {
+            "artifactLocation": {"uri": r.file},
+            "region": {"startLine": r.line, "startColumn": r.col, "endLine": r.end_line,
+                       "endColumn": r.end_col}}} for i, r in enumerate(h.related)]}
+           if h.related else {}),
         "properties": {"assumptions": [vars(a) for a in h.assumptions], "fix": h.fix,
                        # in a notebook the region's lines are those of this cell (1-based)
                        **({"cell": h.span.cell} if h.span.cell is not None else {})},

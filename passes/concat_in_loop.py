@@ -18,7 +18,9 @@ import libcst as cst
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
+    does_model_work,
     enclosing_loop,
+    few_iterations,
     loop_runs,
     record_hint,
     string_attr,
@@ -81,11 +83,20 @@ def run(module, pass_=None) -> None:
         message = (f"`{name}` grows by `{what}` on every iteration of {describe_loop(loop)}, "
                    f"copying everything accumulated so far (quadratic in the loop length); "
                    f"append the pieces to a list and concatenate once after the loop")
-        record_hint(op, HINT, message, [
+        assumptions = [
             loop_runs(loop),
             Assumption("no-partial-use", name, "low", "proved",
                        "the loop reads the partial result only to concatenate to it"),
-        ])
+        ]
+        if few_iterations(loop) or not does_model_work(loop):
+            # quadratic only matters over a long loop: over batches or model calls, not a
+            # handful of pieces or a list of unknown length (blind readers of real code
+            # found those loops a few items long)
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "the loop runs over batches or model calls, long enough for the copies to "
+                "add up"))
+        record_hint(op, HINT, message, assumptions)
 
 
 # --- the fix ------------------------------------------------------------------------------
@@ -140,7 +151,7 @@ RULE = Rule(
               "for x in xs:\n"
               "    parts.append(f(x))\n"
               "out = torch.cat(parts)\n",
-        assumptions=("loop-runs", "no-partial-use"),
+        assumptions=("loop-runs", "no-partial-use", "hot-loop"),
     ),
     fix=Fix(
         apply=fix_concat_in_loop,

@@ -45,7 +45,7 @@ def run(module, pass_=None) -> None:
         where = loop_of(op)  # a step in a helper: facts across the call
         if where is None:
             continue
-        loop, func, _ = where
+        loop, func, site = where
         if any(string_attr(o, "effect") in ("sync", "io") for o in walk(op)):
             continue  # not graph-compatible as it stands
         if func is not None and any(
@@ -67,7 +67,7 @@ def run(module, pass_=None) -> None:
             Assumption("traceable", describe_loop(loop), "medium", "speculated",
                        "the step has no Python side effects that must run eagerly"),
             loop_runs(loop),
-        ])
+        ], related=[site] if func is not None else [])
 
 
 # --- the fix ------------------------------------------------------------------------------

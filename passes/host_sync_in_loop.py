@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     accelerator,
@@ -149,6 +150,10 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop also runs an inner loop, so it may run only a few times "
                 "(once per epoch)"))
+        evaluation = callgraph.evaluation_loop(loop)
+        if evaluation:  # a test loop once per epoch, not the program's main loop
+            assumptions.append(Assumption("hot-loop", describe_loop(loop), "high",
+                                          "speculated", evaluation))
         waiting = paced(op)
         if waiting is not None:  # `out = model(x)` over RPC, `model.generate(...)`
             assumptions.append(waiting)

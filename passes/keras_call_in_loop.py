@@ -247,7 +247,7 @@ def run(module, pass_=None) -> None:
         message = (f"Keras `{subject}.{method}()` runs {where}on every iteration of "
                    f"{describe_loop(loop)}: each call sets up a data adapter, callbacks and "
                    f"a loop over batches for a few rows; call {instead}")
-        record_hint(op, HINT, message, assumptions)
+        record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
 
 
 # --- the fix ------------------------------------------------------------------------------

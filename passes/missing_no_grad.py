@@ -117,6 +117,10 @@ def run(module, pass_=None) -> None:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): the graphs cost little"))
+        evaluation = callgraph.evaluation_loop(loop)
+        if evaluation:
+            assumptions.append(Assumption("hot-loop", describe_loop(loop), "high",
+                                          "speculated", evaluation))
         record_hint(loop, HINT, message, assumptions)
     _wasted_forwards(module, reported)
 
@@ -162,7 +166,7 @@ def _wasted_forwards(module, reported_loops) -> None:
                 "hot-loop", what, "high", "speculated",
                 "only autograd's recording of this forward is saved (nothing backpropagates "
                 "through it): a few percent of a step unless the model is large"))
-            record_hint(site, HINT, message, assumptions)
+            record_hint(site, HINT, message, assumptions, related=[ctx.site])
 
 
 def _frozen_forward(origin, optimized, reported_loops, done) -> None:
@@ -195,7 +199,7 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
     guard = ctx.how_often.assumption(ctx.loop)
     if guard is not None:
         assumptions.append(guard)
-    record_hint(origin, HINT, message, assumptions)
+    record_hint(origin, HINT, message, assumptions, related=[ctx.site])
 
 
 def _freezes(module) -> bool:

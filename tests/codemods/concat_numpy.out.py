@@ -1,9 +1,11 @@
 import numpy as np
+import torch
 
 rng = np.random.default_rng(0)
 acc = np.zeros((0, 2))
 acc_parts = [acc]
-for step in range(5):
-    acc_parts.append(rng.normal(size=(1, 2)))
+for step in range(200):
+    scores = torch.tanh(torch.ones(1, 2) * step).numpy()  # model work each step
+    acc_parts.append(rng.normal(size=(1, 2)) + scores)
 acc = np.concatenate(acc_parts)
 print(acc.sum(), len(acc))

@@ -5,8 +5,8 @@ import torch
 torch.manual_seed(0)
 acc = torch.zeros(0, 2)
 try:
-    for i in range(5):
-        if i == 3:
+    for i in range(200):
+        if i == 150:
             raise ValueError
         acc = torch.cat([acc, torch.randn(1, 2)])
 except ValueError:

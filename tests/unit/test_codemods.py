@@ -130,12 +130,18 @@ def test_a_name_rebound_by_unpacking_is_not_a_number(ctx):
                                         (FIXTURES / "aggressive").glob("*.in.py")))
 def test_aggressive_level_fixture(ctx, name, tmp_path):
     """Fixes of hints shown only at `--level aggressive` (an agent's per-step forward whose
-    outputs end on the host): rewritten as the .out.py shows, and both versions compute
-    the same."""
+    outputs end on the host, a small host draw of noise): none at the default level;
+    rewritten as the .out.py shows (`*_unsafe` with --unsafe-fixes, `*_declines` with the
+    reason), and both versions compute the same."""
     folder = FIXTURES / "aggressive"
     source = (folder / f"{name}.in.py").read_text()
-    assert refactor_source(source, Path(f"{name}.py"), Feedback()).applied == []
-    outcome = refactor_source(source, Path(f"{name}.py"), Feedback("aggressive"))
+    unsafe = "_unsafe" in name
+    assert refactor_source(source, Path(f"{name}.py"), Feedback(), unsafe=unsafe).applied == []
+    outcome = refactor_source(source, Path(f"{name}.py"), Feedback("aggressive"),
+                              unsafe=unsafe)
     assert outcome.source == (folder / f"{name}.out.py").read_text()
+    if name.endswith("_declines"):
+        assert outcome.applied == [] and outcome.declined, "a decline must say why"
+        return
     before, after = run(folder / f"{name}.in.py"), run(folder / f"{name}.out.py")
     assert len(before) == len(after) and all(map(same, before, after)), (before, after)

@@ -73,7 +73,7 @@ preds = model(torch.randn(2, 4).to(device)).tolist()
 with torch.no_grad():
     outs = []
     for x, y in loader:
-        outs.append(model(x.to(device)).cpu().numpy())  # expected-hint HARP201
+        outs.append(model(x.to(device)).cpu().numpy())  # an evaluation pass: aggressive
         total += torch.randint(0, 10, (1,)).item()  # a tensor made on the CPU: no wait
 
 

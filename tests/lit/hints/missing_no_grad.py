@@ -1,11 +1,15 @@
 # RUN: %check-hints %s
+# RUN: %check-hints --level aggressive %s
+# This program trains (see the near misses), so its inference loops are evaluation passes,
+# run once or once per epoch: the aggressive level (missing_no_grad_inference.py has them
+# in a program that only infers, at the default level).
 import torch
 from torch import nn
 
 model = nn.Linear(4, 2)
 data = [torch.randn(8, 4) for _ in range(4)]
 correct = torch.zeros(())
-for x in data:  # expected-hint HARP303
+for x in data:  # expected-hint@aggressive HARP303
     correct += model(x).argmax(1).sum()
 
 class Net(nn.Module):
@@ -14,13 +18,13 @@ class Net(nn.Module):
 
 net = Net()
 outputs = []
-for x in data:  # expected-hint HARP303
+for x in data:  # expected-hint@aggressive HARP303
     for _ in range(2):
         outputs.append(net(x))
 
 def evaluate(loader):
     scores = []
-    for x in loader:  # expected-hint HARP303
+    for x in loader:  # expected-hint@aggressive HARP303
         scores.append(model(x))
     return scores
 
@@ -57,7 +61,7 @@ class PerStep(nn.Module):
     def forward(self, x):
         outs = []
         for t in range(x.size(1)):
-            outs.append(self.linear(x[:, t]))
+            outs.append(self.linear(x[:, t]))  # expected-hint@aggressive HARP403
         return torch.stack(outs, 1)
 
 

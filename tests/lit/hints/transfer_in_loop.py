@@ -20,7 +20,7 @@ x_once = torch.from_numpy(features)
 for batch in np.array_split(features, 4):
     xb = torch.from_numpy(batch)  # the loop variable: a new batch each time
 for step in range(steps):
-    noise = torch.randn(8).to(device)  # expected-hint HARP205 (random: not invariant)
+    noise = torch.randn(8).to(device)  # random, not invariant (HARP205 at the aggressive level)
     view = torch.from_numpy(features)  # shares the array's memory: nothing is copied
     features = features * 0.5
     xs = torch.tensor(features)  # features is rewritten in the loop
