@@ -171,3 +171,88 @@ def evaluation_loop(loop: ir.Operation) -> str:
 
 __all__ = ["Context", "contexts", "describe_loop", "evaluation_loop", "function_name",
            "per_step", "trains"]
+
+
+def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | None:
+    """The loops that iterate `value` (a data loader): `for x in loader`, through
+    `enumerate`/`tqdm`/`zip`, locals, and functions of the program it is passed to (up to
+    `depth` calls: `test(model, test_loader)`); None when it goes somewhere this cannot
+    follow (an attribute, a container, unknown code)."""
+    from harp_ir import autograd
+    from harp_ir.analysis import called_function
+
+    found: list[ir.Operation] = []
+    work, seen = [value], 0
+    while work:
+        seen += 1
+        if seen > 200:
+            return None
+        v = work.pop()
+        for use in v.uses:
+            op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if op.name == "host.store":
+                loads = autograd._loads_reading(op)
+                if loads is None:
+                    loads = _global_loads(op)
+                if loads is None:
+                    return None
+                work.extend(load.result for load in loads)
+            elif op.name == "host.for" and use.operand_number == 0:
+                found.append(op)
+            elif op.name == "host.call" and use.operand_number > 0:
+                qualname = string_attr(op, "qualname")
+                if qualname in ("builtins.enumerate", "builtins.zip", "builtins.iter") or \
+                        qualname.startswith("tqdm"):
+                    work.extend(op.results)
+                    continue
+                func = called_function(op) if depth > 0 else None
+                param = _parameter_for(func, op, use.operand_number) if func else None
+                if param is None:
+                    return None
+                inner = loops_iterating(param, depth - 1)
+                if inner is None:
+                    return None
+                found += inner
+            elif op.name in ("host.getattr",) and string_attr(op, "attr") in (
+                    "dataset", "batch_size", "__len__"):
+                continue  # `len(loader.dataset)`: a size, not an iteration
+            elif op.name == "host.call" and string_attr(op, "qualname") == "builtins.len":
+                continue
+            else:
+                return None
+    return found
+
+
+def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:
+    """The block argument of `func` that the call's operand `index` (a positional
+    argument, the callee being operand 0) binds; None for keywords or stars."""
+    from harp_ir.analysis import call_arguments
+
+    args = call_arguments(call)
+    if index - 1 >= len(args) or args[index - 1][0]:
+        return None
+    block = func.regions[0].blocks[0]
+    is_method = func.parent is not None and func.parent.name == "host.class"
+    position = index - 1 + (1 if is_method else 0)
+    return block.arguments[position] if position < len(block.arguments) else None
+
+
+def _global_loads(store: ir.Operation) -> list[ir.Operation] | None:
+    """The reads of a module-level name bound once (`test_loader = DataLoader(...)` at the
+    top of a script): in the module and in its functions; None when rebound anywhere."""
+    from harp_ir.analysis import walk
+
+    module = host_module(store)
+    if module is None or not same_op(enclosing_scope(store), module):
+        return None
+    name = string_attr(store, "name")
+    found = []
+    for o in walk(module):
+        if string_attr(o, "name") != name or o.name not in ("host.load", "host.store"):
+            continue
+        if o.name == "host.store" and not same_op(o, store):
+            return None
+        if o.name == "host.load" and (same_op(enclosing_scope(o), module) or
+                                      string_attr(o, "scope") == "global"):
+            found.append(o)
+    return found

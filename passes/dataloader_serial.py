@@ -19,6 +19,7 @@ default report.
 
 from __future__ import annotations
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     accelerator,
@@ -113,6 +114,16 @@ def run(module, pass_=None) -> None:
                 "loading-cost", "", "high", "speculated",
                 "`num_workers=0` is set explicitly: assumed not needed (determinism, "
                 "memory, a dataset that cannot be pickled)"))
+        loops = callgraph.loops_iterating(op.result)
+        if loops == []:
+            assumptions.append(Assumption(
+                "loading-cost", "", "high", "speculated",
+                "nothing in the program iterates this loader"))
+        elif loops and all(callgraph.evaluation_loop(loop) for loop in loops):
+            assumptions.append(Assumption(
+                "loading-cost", "", "high", "speculated",
+                "the loader feeds only evaluation passes (its loops run no backward or "
+                "optimizer step): loaded once, or once per epoch, not on every training step"))
         record_hint(op, HINT, message, assumptions)
 
 
