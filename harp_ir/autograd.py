@@ -19,7 +19,6 @@ from torch_mlir import ir
 
 from harp_ir import analysis, catalogue
 from harp_ir.analysis import (
-    SCOPES,
     calls_of,
     enclosing_scope,
     producer,
@@ -76,7 +75,7 @@ def flow(value: ir.Value) -> Flow:
 def _step(op: ir.Operation, index: int, out: Flow, work: list, known) -> None:
     name = op.name
     if name == "host.store":
-        loads = _loads_reading(op)
+        loads = loads_reading(op)
         if loads is None:
             out.reaches.append(f"`{string_attr(op, 'name')}` is read where it cannot be "
                                "followed")
@@ -145,7 +144,7 @@ def _callee_text(call: ir.Operation) -> str:
     return string_attr(callee, "attr") or string_attr(callee, "name") or "a call"
 
 
-def _loads_reading(store: ir.Operation) -> list[ir.Operation] | None:
+def loads_reading(store: ir.Operation) -> list[ir.Operation] | None:
     """The loads of `store`'s slot that can read what it stored, in its own scope: those
     after it until a store of the same name in the same block (which every later path
     passes), and, in a loop, the loads before it when nothing in its block rebinds the
@@ -166,34 +165,14 @@ def _loads_reading(store: ir.Operation) -> list[ir.Operation] | None:
                 break
             continue
         found.append(o)
-    loop = _enclosing_loop_in(store, scope)
-    if loop is not None and not killed:
-        found += [o for o in ops[:at] if o.name == "host.load" and _inside(o, loop)]
+    loops = analysis.loops_around(store)  # within its scope, innermost first
+    if loops and not killed:  # the next iterations of the outermost one read it too
+        found += [o for o in ops[:at] if o.name == "host.load" and analysis.holds(loops[-1], o)]
     return found
 
 
 def _same_block(a: ir.Operation, b: ir.Operation) -> bool:
     return a.block == b.block
-
-
-def _enclosing_loop_in(op: ir.Operation, scope: ir.Operation) -> ir.Operation | None:
-    parent = op.parent
-    while parent is not None and not same_op(parent, scope):
-        if parent.name in ("host.for", "host.while"):
-            return parent
-        parent = parent.parent
-    return None
-
-
-def _inside(op: ir.Operation, outer: ir.Operation) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent == outer:
-            return True
-        if parent.name in SCOPES:
-            return False
-        parent = parent.parent
-    return False
 
 
 def wasted_at(origin: ir.Operation, depth: int = 2) -> tuple[list[ir.Operation], list[str]]:
@@ -362,14 +341,14 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0) -> str
         stores = analysis._stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
         if not stores:
             return "speculated"
-        return _weakest([gradient_free(s.operands[0], optimized, depth + 1) for s in stores])
+        return weakest([gradient_free(s.operands[0], optimized, depth + 1) for s in stores])
     if name == "host.call":
         callee = producer(op.operands[0])
         if callee is not None and string_attr(callee, "harp.kind") == "module":
             key = module_key(op.operands[0])
             if key is None or trains(key, optimized):
                 return "no"
-            return _weakest([gradient_free(v, optimized, depth + 1)
+            return weakest([gradient_free(v, optimized, depth + 1)
                              for v in list(op.operands)[1:]] + ["proved"])
         method = string_attr(op, "method")
         qualname = string_attr(op, "qualname")
@@ -381,17 +360,17 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0) -> str
                                              callee.name == "host.getattr"):
             receiver = [callee.operands[0]] if callee is not None and \
                 callee.name == "host.getattr" else []
-            return _weakest([gradient_free(v, optimized, depth + 1)
+            return weakest([gradient_free(v, optimized, depth + 1)
                              for v in receiver + list(op.operands)[1:]] + ["proved"])
         return "speculated"
     if name in ("host.binop", "host.unop", "host.getitem", "host.unpack", "host.tuple",
                 "host.list", "host.getattr", "host.compare"):
-        return _weakest([gradient_free(v, optimized, depth + 1) for v in op.operands]
+        return weakest([gradient_free(v, optimized, depth + 1) for v in op.operands]
                         + ["proved"])
     return "speculated"
 
 
-def _weakest(answers: list[str]) -> str:
+def weakest(answers: list[str]) -> str:
     return "no" if "no" in answers else "speculated" if "speculated" in answers else "proved"
 
 

@@ -191,7 +191,7 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
         for use in v.uses:
             op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
             if op.name == "host.store":
-                loads = autograd._loads_reading(op)
+                loads = autograd.loads_reading(op)
                 if loads is None:
                     loads = _global_loads(op)
                 if loads is None:

@@ -34,6 +34,7 @@ from harp_ir.analysis import (
     does_model_work,
     enclosing_scope,
     few_iterations,
+    holds,
     host_module,
     loops_around,
     producer,
@@ -146,7 +147,7 @@ def _wasted_forwards(module, reported_loops) -> None:
                 continue
             done.append(site)
             ctx = callgraph.per_step(site, _hot)
-            if ctx is None or any(holds_loop(r, site) for r in reported_loops):
+            if ctx is None or any(holds(r, site) for r in reported_loops):
                 continue
             how = ", ".join(dict.fromkeys(ends)) or "nothing"
             what = _forward_text(site)
@@ -179,10 +180,10 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
     written = autograd.written_by_hand(key, host_module(origin))
     if not written:
         return  # no optimizer seen to hold it, but nothing else sets it either: unknown
-    inputs = autograd._weakest([autograd.gradient_free(v, optimized)
+    inputs = autograd.weakest([autograd.gradient_free(v, optimized)
                                 for v in list(origin.operands)[1:]] + ["proved"])
     ctx = callgraph.per_step(origin, _hot)
-    if inputs == "no" or ctx is None or any(holds_loop(r, origin) for r in reported_loops):
+    if inputs == "no" or ctx is None or any(holds(r, origin) for r in reported_loops):
         return
     done.append(origin)
     what = _forward_text(origin)
@@ -237,15 +238,6 @@ def _over_data(loop) -> bool:
         else:
             return False
         seen += 1
-    return False
-
-
-def holds_loop(loop, op) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent == loop:
-            return True
-        parent = parent.parent
     return False
 
 

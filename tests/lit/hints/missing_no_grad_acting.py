@@ -1,3 +1,4 @@
+# RUN: %check-hints %s
 # RUN: %check-hints --level aggressive %s
 # An agent's forward on every environment step whose outputs end on the host: what
 # no_grad saves is autograd's recording of one forward, a few percent of a step, so the
@@ -21,8 +22,8 @@ def main(env, memory):
     for episode in range(1000):
         s, done = env.reset(), False
         while not done:
-            a = mu(torch.from_numpy(s).float())  # expected-hint HARP303
-            s, r, done, _ = env.step([a.item()])  # expected-hint HARP201
+            a = mu(torch.from_numpy(s).float())  # expected-hint@aggressive HARP303
+            s, r, done, _ = env.step([a.item()])  # expected-hint@aggressive HARP201
             memory.put((s, r))
         loss = mu(memory.sample()).pow(2).mean()
         optimizer.zero_grad()
