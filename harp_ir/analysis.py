@@ -839,6 +839,8 @@ def _expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
 
 #: frequencies of a statement that runs on few iterations of its loop
 RARE = ("periodic", "once", "last")
+#: a guard `i % n` with a constant n up to this runs often enough to count as most steps
+_OFTEN = 8
 
 
 @dataclass(frozen=True)
@@ -880,8 +882,11 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
             continue  # a test of a setting (`if args.verbose`) runs on all iterations or none
         ops = list(_expression_ops(cond))
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
-        if any(o.name == "host.binop" and string_attr(o, "op") == "mod" and
-               not invariant_in(o.result, loop, pure=("pure", "sync")) for o in ops):
+        mods = [o for o in ops if o.name == "host.binop" and string_attr(o, "op") == "mod"
+                and not invariant_in(o.result, loop, pure=("pure", "sync"))]
+        if mods and all(0 < (_constant_int(o.operands[1]) or 0) <= _OFTEN for o in mods):
+            kind = "conditional"  # `step % 4 == 0`: a quarter of the iterations or more
+        elif mods:
             kind = "periodic"
         elif any(o.name == "host.compare" and [ir.StringAttr(a).value for a in
                  ir.ArrayAttr(o.attributes["ops"])] == ["eq"] and

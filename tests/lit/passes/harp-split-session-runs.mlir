@@ -2,12 +2,12 @@
 //   import tensorflow.compat.v1 as tf
 //   sess = tf.Session()
 //   for step in range(3):
-//       sess.run(train)
+//       sess.run(acc)
 //       sess.run(loss)
 // RUN: %harp-opt %s --harp-split-session-runs | FileCheck %s
 // RUN: %harp-opt %s | FileCheck --check-prefix=NOPASS %s
 // NOPASS-NOT: harp.hints
-// CHECK: harp.hints = [{{.*}}id = "HARP104", message = "`Session.run` is called 2 times per iteration of the `for step` loop (line 3)
+// CHECK: harp.hints = [{{.*}}id = "HARP104", message = "2 `Session.run`/`.eval()` calls in a row on every iteration of the `for step` loop (line 3)
 // CHECK-NOT: id = "HARP104"
 #loc10 = loc("harp-split-session-runs.py":3:1 to 5:19)
 module {
@@ -26,7 +26,7 @@ module {
       "host.store"(%arg0) {name = "step"} : (!host.obj) -> () loc(#loc11)
       %7 = "host.load"() {harp.framework = "tf", harp.kind = "session", harp.kind_status = "proved", name = "sess"} : () -> !host.obj loc(#loc12)
       %8 = "host.getattr"(%7) {attr = "run", qualname = "tensorflow.compat.v1.Session.run"} : (!host.obj) -> !host.obj loc(#loc13)
-      %9 = "host.load"() {name = "train"} : () -> !host.obj loc(#loc14)
+      %9 = "host.load"() {name = "acc"} : () -> !host.obj loc(#loc14)
       %10 = "host.call"(%8, %9) {effect = "run", harp.receiver = "sess", kwnames = [""], method = "run", qualname = "tensorflow.compat.v1.Session.run"} : (!host.obj, !host.obj) -> !host.obj loc(#loc15)
       %11 = "host.load"() {harp.framework = "tf", harp.kind = "session", harp.kind_status = "proved", name = "sess"} : () -> !host.obj loc(#loc16)
       %12 = "host.getattr"(%11) {attr = "run", qualname = "tensorflow.compat.v1.Session.run"} : (!host.obj) -> !host.obj loc(#loc17)
