@@ -32,7 +32,7 @@ _LIMIT = 400  # uses followed per question: beyond it, assume the value escapes
 _CARRY = ("host.binop", "host.unop", "host.getitem", "host.tuple", "host.list",
           "host.unpack", "host.slice")
 #: ops whose result is a host value (a comparison is a bool tensor without a gradient)
-_HOST = ("host.truth", "host.compare", "host.fstring", "host.format", "host.isinstance")
+_HOST = ("host.truth", "host.compare", "host.fstring")
 
 
 @dataclass
@@ -60,10 +60,7 @@ def flow(value: ir.Value) -> Flow:
             break
         v = work.pop()
         for use in v.uses:
-            owner = use.owner
-            op = owner.operation if hasattr(owner, "operation") else owner
-            if not isinstance(op, ir.Operation) and hasattr(op, "operation"):
-                op = op.operation
+            op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
             key = (op, use.operand_number)
             if key in seen:
                 continue
