@@ -93,6 +93,7 @@ def cached_walks():
         _REBOUND_CACHE.clear()
         _ATTRIBUTE_STORES_CACHE.clear()
         _MODULES_CACHE.clear()
+        _TRAINS_CACHE.clear()
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -1460,14 +1461,47 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
 _CALLS_CACHE: dict = {}  # (the program, through parameters?) -> {host.func: [host.call]}
 
 
+def program_of(op: ir.Operation) -> ir.Operation:
+    """The program holding `op`: the builtin.module that holds every file analysed with
+    it."""
+    while op.parent is not None:
+        op = op.parent
+    return op
+
+
+_TRAINS_CACHE: dict = {}  # the program -> whether it calls backward(), while cached
+
+
+def program_trains(op: ir.Operation) -> bool:
+    """Whether the program holding `op` calls `backward()` anywhere (one walk per program
+    while walks are cached, not one per question)."""
+    program = program_of(op)
+    if _WALK_CACHE is not None and program in _TRAINS_CACHE:
+        return _TRAINS_CACHE[program]
+    found = any(o.name == "host.call" and string_attr(o, "method") == "backward"
+                for o in walk(program))
+    if _WALK_CACHE is not None:
+        _TRAINS_CACHE[program] = found
+    return found
+
+
+def reads_names(value: ir.Value, names: set[str], depth: int = 0) -> bool:
+    """Whether the expression computing `value` loads one of `names` (through operands,
+    not into regions)."""
+    op = value.owner.operation if hasattr(value.owner, "operation") else None
+    if op is None or depth > 12:
+        return False
+    if op.name == "host.load":
+        return string_attr(op, "name") in names
+    return not op.regions and any(reads_names(v, names, depth + 1) for v in op.operands)
+
+
 def calls_of(func: ir.Operation) -> list[ir.Operation]:
     """The calls of `func` in the whole program (every file analysed with it: a method of
     agent.py's class called from main.py's loop)."""
-    module = host_module(func)
-    if module is None:
+    if host_module(func) is None:
         return []
-    while module.parent is not None:  # the program: the builtin.module holding the files
-        module = module.parent
+    module = program_of(func)
     key = (module, not _RESOLVING_PARAMETERS)
     found = _CALLS_CACHE.get(key) if _WALK_CACHE is not None else None
     if found is None:  # one pass over the file answers every function
@@ -1669,9 +1703,7 @@ _MODULES_CACHE: dict = {}  # the program (builtin.module) -> {file's module name
 
 def _program_modules(op: ir.Operation) -> dict[str, ir.Operation]:
     """The files of the program holding `op`, by their module name (`pkg.mod`)."""
-    root = op
-    while root.parent is not None:
-        root = root.parent
+    root = program_of(op)
     if _WALK_CACHE is not None and root in _MODULES_CACHE:
         return _MODULES_CACHE[root]
     found = {string_attr(m.operation, "sym_name"): m.operation

@@ -16,19 +16,23 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from harp_ir import notebook
+from harp_ir import autograd, notebook
 from harp_ir.analysis import (
     Frequency,
+    call_arguments,
+    called_function,
     calls_of,
-    describe_loop,
     enclosing_scope,
     few_iterations,
     frequency,
     host_module,
     in_compiled_function,
     loops_around,
+    producer,
+    program_trains,
     same_op,
     string_attr,
+    walk,
 )
 
 DEPTH = 3  # calls followed up from a statement to the loop that runs it
@@ -128,8 +132,6 @@ def per_step(op: ir.Operation, hot) -> Context | None:
 def trains(loop: ir.Operation, depth: int = 2) -> bool:
     """Whether an iteration of `loop` runs a training step: `backward()` or an optimizer's
     `step()`, in its body or in a function of the program it calls (`depth` levels)."""
-    from harp_ir.analysis import called_function, producer, walk
-
     for op in walk(loop):
         if op.name != "host.call":
             continue
@@ -154,23 +156,12 @@ def evaluation_loop(loop: ir.Operation) -> str:
     (its iterations run no backward or optimizer step, no loop around it in its function
     does, and another part of the program does): such a pass runs once, or once per epoch,
     not on the program's every step. "" when it is not one."""
-    from harp_ir.analysis import walk
-
     if trains(loop) or any(trains(outer) for outer in loops_around(loop)):
         return ""
-    program = host_module(loop)
-    while program is not None and program.parent is not None:
-        program = program.parent
-    if program is None or not any(
-            op.name == "host.call" and string_attr(op, "method") == "backward"
-            for op in walk(program)):
+    if not program_trains(loop):
         return ""  # an inference program: this pass is its main loop
     return ("an evaluation pass (its iterations run no backward or optimizer step, and the "
             "program trains elsewhere): it runs once, or once per epoch")
-
-
-__all__ = ["Context", "contexts", "describe_loop", "evaluation_loop", "function_name",
-           "per_step", "trains"]
 
 
 def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | None:
@@ -178,9 +169,6 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
     `enumerate`/`tqdm`/`zip`, locals, and functions of the program it is passed to (up to
     `depth` calls: `test(model, test_loader)`); None when it goes somewhere this cannot
     follow (an attribute, a container, unknown code)."""
-    from harp_ir import autograd
-    from harp_ir.analysis import called_function
-
     found: list[ir.Operation] = []
     work, seen = [value], 0
     while work:
@@ -213,11 +201,9 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
                 if inner is None:
                     return None
                 found += inner
-            elif op.name in ("host.getattr",) and string_attr(op, "attr") in (
+            elif op.name == "host.getattr" and string_attr(op, "attr") in (
                     "dataset", "batch_size", "__len__"):
                 continue  # `len(loader.dataset)`: a size, not an iteration
-            elif op.name == "host.call" and string_attr(op, "qualname") == "builtins.len":
-                continue
             else:
                 return None
     return found
@@ -226,8 +212,6 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
 def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:
     """The block argument of `func` that the call's operand `index` (a positional
     argument, the callee being operand 0) binds; None for keywords or stars."""
-    from harp_ir.analysis import call_arguments
-
     args = call_arguments(call)
     if index - 1 >= len(args) or args[index - 1][0]:
         return None
@@ -240,8 +224,6 @@ def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Val
 def _global_loads(store: ir.Operation) -> list[ir.Operation] | None:
     """The reads of a module-level name bound once (`test_loader = DataLoader(...)` at the
     top of a script): in the module and in its functions; None when rebound anywhere."""
-    from harp_ir.analysis import walk
-
     module = host_module(store)
     if module is None or not same_op(enclosing_scope(store), module):
         return None

@@ -38,6 +38,7 @@ from harp_ir.analysis import (
     host_module,
     loops_around,
     producer,
+    reads_names,
     record_hint,
     string_attr,
     walk,
@@ -306,13 +307,13 @@ def _backward_after(loop) -> bool:
             continue
         for o in [op, *walk(op)]:
             if o.name == "host.store":  # rebinding a name to other data clears it
-                if _reads(o.operands[0], tainted):
+                if reads_names(o.operands[0], tainted):
                     tainted.add(string_attr(o, "name"))
                 else:
                     tainted.discard(string_attr(o, "name"))
             elif (o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS
                   or o.name == "hostcf.return" and _model_method(o)) and \
-                    any(_reads(v, tainted) for v in o.operands):
+                    any(reads_names(v, tainted) for v in o.operands):
                 return True
     return False
 
@@ -324,16 +325,6 @@ def _model_method(op) -> bool:
     return func.name == "host.func" and func.parent is not None and \
         func.parent.name == "host.class" and \
         string_attr(func, "sym_name") in ("forward", "__call__")
-
-
-def _reads(value, names: set[str], depth: int = 0) -> bool:
-    """Whether the expression computing `value` loads one of `names`."""
-    op = value.owner.operation if hasattr(value.owner, "operation") else None
-    if op is None or depth > 10:
-        return False
-    if op.name == "host.load":
-        return string_attr(op, "name") in names
-    return not op.regions and any(_reads(v, names, depth + 1) for v in op.operands)
 
 
 # --- the fix ------------------------------------------------------------------------------

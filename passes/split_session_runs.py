@@ -26,6 +26,7 @@ from harp_ir.analysis import (
     few_iterations,
     frequency,
     producer,
+    reads_names,
     record_hint,
     same_op,
     string_attr,
@@ -100,28 +101,15 @@ def _feeds_fetched(later, earlier) -> bool:
         if same_op(o, at):
             break
         for inner in [o, *walk(o)]:
-            if inner.name == "host.store" and inner.operands and any(
-                    e.name == "host.load" and string_attr(e, "name") in fetched
-                    for e in _expression(inner.operands[0])):
+            if inner.name == "host.store" and inner.operands and \
+                    reads_names(inner.operands[0], fetched):
                 fetched.add(string_attr(inner, "name"))
             elif inner.name in ("host.setitem", "host.setattr") and any(
-                    e.name == "host.load" and string_attr(e, "name") in fetched
-                    for v in inner.operands for e in _expression(v)):
+                    reads_names(v, fetched) for v in inner.operands):
                 target = producer(inner.operands[0])
                 if target is not None and target.name == "host.load":
                     fetched.add(string_attr(target, "name"))
-    return any(o.name == "host.load" and string_attr(o, "name") in fetched
-               for v in later.operands for o in _expression(v))
-
-
-def _expression(value, depth: int = 0):
-    op = producer(value)
-    if op is None or depth > 12:
-        return
-    yield op
-    if not op.regions:
-        for v in op.operands:
-            yield from _expression(v, depth + 1)
+    return any(reads_names(v, fetched) for v in later.operands)
 
 
 def _report(group) -> None:
