@@ -89,6 +89,7 @@ def cached_walks():
         _STORES_CACHE.clear()
         _SLOTS_CACHE.clear()
         _CALLS_CACHE.clear()
+        _SUBCLASSES_CACHE.clear()
         _CALLED_CACHE.clear()
         _REBOUND_CACHE.clear()
         _ATTRIBUTE_STORES_CACHE.clear()
@@ -815,7 +816,7 @@ def constant_value(value: ir.Value):
 
 # --- How often a statement runs -------------------------------------------------------
 
-def _branches(op: ir.Operation, loop: ir.Operation) -> list[tuple[ir.Operation, int]]:
+def branches(op: ir.Operation, loop: ir.Operation) -> list[tuple[ir.Operation, int]]:
     """(host.if, index of the region holding `op`) for each `if` between `op` and `loop`."""
     found = []
     child, parent = op, op.parent
@@ -827,7 +828,7 @@ def _branches(op: ir.Operation, loop: ir.Operation) -> list[tuple[ir.Operation, 
     return found
 
 
-def _expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
+def expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
     """The value ops an expression is computed by (through operands, not into calls)."""
     op = producer(value)
     if op is None or depth > 8:
@@ -835,7 +836,7 @@ def _expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
     yield op
     if op.name in _VALUE_OPS or op.name == "host.boolop":
         for v in op.operands:
-            yield from _expression_ops(v, depth + 1)
+            yield from expression_ops(v, depth + 1)
 
 
 #: frequencies of a statement that runs on few iterations of its loop
@@ -877,18 +878,16 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
     """How often `op` runs in `loop`: the guards of the `if` branches between them. The
     `else` of a periodic test runs on most iterations, so only `then` branches count."""
     found = Frequency()
-    for if_op, region in _branches(op, loop):
+    for if_op, region in branches(op, loop):
         cond = if_op.operands[0]
         if region != 0 or invariant_in(cond, loop, pure=("pure", "sync")):
             continue  # a test of a setting (`if args.verbose`) runs on all iterations or none
-        ops = list(_expression_ops(cond))
+        ops = list(expression_ops(cond))
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
-        mods = [o for o in ops if o.name == "host.binop" and string_attr(o, "op") == "mod"
-                and not invariant_in(o.result, loop, pure=("pure", "sync"))]
-        if mods and all(0 < (_constant_int(o.operands[1]) or 0) <= _OFTEN for o in mods):
-            kind = "conditional"  # `step % 4 == 0`: a quarter of the iterations or more
-        elif mods:
-            kind = "periodic"
+        kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
+                                                                  pure=("pure", "sync"))])
+        if kind:
+            pass
         elif any(o.name == "host.compare" and [ir.StringAttr(a).value for a in
                  ir.ArrayAttr(o.attributes["ops"])] == ["eq"] and
                  any(constant_value(v) is not NOT_CONSTANT for v in o.operands) for o in ops):
@@ -901,6 +900,19 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         if rank.index(kind) > rank.index(found.kind):
             found = Frequency(text or "the condition", kind)
     return found
+
+
+def modulus_kind(ops: list[ir.Operation]) -> str:
+    """How often a test of `x % n` among `ops` holds: "conditional" when every n is a
+    constant up to `_OFTEN` (`step % 4 == 0`: a quarter of the iterations or more),
+    "periodic" for a larger or unknown n (`step % 100`, `it % self.policy_freq`), "" when
+    the test takes no modulus."""
+    mods = [o for o in ops if o.name == "host.binop" and string_attr(o, "op") == "mod"]
+    if not mods:
+        return ""
+    if all(0 < (_constant_int(o.operands[1]) or 0) <= _OFTEN for o in mods):
+        return "conditional"
+    return "periodic"
 
 
 def _leaves_loop(if_op: ir.Operation, loop: ir.Operation) -> bool:
@@ -1306,9 +1318,100 @@ def _module_class(cls: ir.Operation) -> bool:
 
 def _called_method(attribute: ir.Operation, call: ir.Operation) -> ir.Operation | None:
     """The `host.func` that `obj.name(...)` runs when `obj` is an instance of a class of
-    this file: `self` in one of its methods, or a local stored once from `Agent(...)`."""
+    this file: `self` in one of its methods, or a local stored once from `Agent(...)`; the
+    method may be inherited (`class DQN(BaseAgent)` runs `BaseAgent.step`)."""
     cls = instance_class(attribute.operands[0], call)
-    return class_methods(cls).get(string_attr(attribute, "attr")) if cls is not None else None
+    return method_of(cls, string_attr(attribute, "attr")) if cls is not None else None
+
+
+def method_of(cls: ir.Operation, name: str, depth: int = 0) -> ir.Operation | None:
+    """The method `name` of a program class, its own or inherited from a base class of the
+    program (in another file too), bases searched left to right."""
+    own = class_methods(cls).get(name)
+    if own is not None or depth > 8:
+        return own
+    for base in base_classes(cls):
+        found = method_of(base, name, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def base_classes(cls: ir.Operation) -> list[ir.Operation]:
+    """The bases of a `host.class` that are classes of the program (`Base_Agent` imported
+    from agents/base_agent.py)."""
+    found = []
+    scope = host_module(cls) or enclosing_scope(cls)
+    for base in cls.operands:
+        made = definition(base, scope)
+        if made is not None and made.name == "host.class":
+            found.append(made)
+    return found
+
+
+_SUBCLASSES_CACHE: dict = {}  # the program -> {host.class: [its direct subclasses]}
+
+
+def subclasses(cls: ir.Operation) -> list[ir.Operation]:
+    """Every class of the program that derives from `cls`, directly or not."""
+    program = program_of(cls)
+    table = _SUBCLASSES_CACHE.get(program) if _WALK_CACHE is not None else None
+    if table is None:
+        table = {}
+        for op in walk(program):
+            if op.name == "host.class":
+                for base in base_classes(op):
+                    table.setdefault(base, []).append(op)
+        if _WALK_CACHE is not None:
+            _SUBCLASSES_CACHE[program] = table
+    found, work = [], list(table.get(cls, []))
+    while work and len(found) < 64:
+        sub = work.pop()
+        if not any(same_op(sub, f) for f in found):
+            found.append(sub)
+            work.extend(table.get(sub, []))
+    return found
+
+
+def called_functions(call: ir.Operation) -> list[ir.Operation]:
+    """Every function of the program a call may run: the one `called_function` finds; for
+    `self.name(...)` in a class, also the overrides of `name` in its subclasses (a base
+    class's loop calling `self.learn()` runs `DQN.learn`); for `obj.name(...)` with `obj`
+    bound in several places to instances of different classes (`policy = TD3(...)` in one
+    branch, `DDPG(...)` in another), the method of each."""
+    one = called_function(call)
+    found = [one] if one is not None else []
+    callee = producer(call.operands[0])
+    if callee is None or callee.name != "host.getattr":
+        return found
+    name = string_attr(callee, "attr")
+    owner = self_class(callee.operands[0])
+    if owner is not None:
+        classes = subclasses(owner)
+    elif not found:
+        classes = _classes_bound(callee.operands[0])
+    else:
+        classes = []
+    for cls in classes:
+        method = method_of(cls, name)
+        if method is not None and not any(same_op(method, f) for f in found):
+            found.append(method)
+    return found
+
+
+def _classes_bound(value: ir.Value) -> list[ir.Operation]:
+    """The program classes a name is bound to instances of, when every store of it in its
+    scope constructs one (`policy = TD3.TD3(...)` or `DDPG.DDPG(...)`)."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return []
+    for scope in binding_scopes(load):
+        stores = _stores(scope).get(string_attr(load, "name"), [])
+        classes = [_constructed_class(producer(_unpacked(s.operands[0])),
+                                      host_module(load) or scope) for s in stores]
+        if stores and all(c is not None for c in classes):
+            return classes
+    return []
 
 
 def class_methods(cls: ir.Operation) -> dict[str, ir.Operation]:
@@ -1362,7 +1465,21 @@ def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Ope
     if made is None or made.name != "host.call":
         return None
     cls = definition(made.operands[0], scope)
+    if cls is not None and cls.name == "host.getattr":
+        cls = module_attribute(cls, scope)
     return cls if cls is not None and cls.name == "host.class" else None
+
+
+def module_attribute(attribute: ir.Operation, scope: ir.Operation) -> ir.Operation | None:
+    """What `mod.name` is when `mod` is bound by `import mod` to a file of the analysed
+    program (`TD3.TD3` of main.py is the class in TD3.py), else None."""
+    made = definition(attribute.operands[0], scope)
+    if made is None or made.name != "host.import" or string_attr(made, "name"):
+        return None
+    target = _program_modules(made).get(string_attr(made, "module"))
+    stores = _stores(target).get(string_attr(attribute, "attr"), []) if target else []
+    found = producer(stores[0].operands[0]) if len(stores) == 1 else None
+    return imported(found) if found is not None and found.name == "host.import" else found
 
 
 def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
@@ -1507,8 +1624,9 @@ def calls_of(func: ir.Operation) -> list[ir.Operation]:
     if found is None:  # one pass over the file answers every function
         found = {}
         for c in walk(module):
-            if c.name == "host.call" and (callee := called_function(c)) is not None:
-                found.setdefault(callee, []).append(c)
+            if c.name == "host.call":
+                for callee in called_functions(c):
+                    found.setdefault(callee, []).append(c)
         if _WALK_CACHE is not None:
             _CALLS_CACHE[key] = found
     return found.get(func, [])
@@ -1673,12 +1791,13 @@ def _stores(scope: ir.Operation) -> dict[str, list[ir.Operation]]:
 
 def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
     """The op computing `value`, seen through a local stored once in `scope`
-    (`ds = TensorDataset(x, y); DataLoader(ds)` gives the TensorDataset call)."""
+    (`ds = TensorDataset(x, y); DataLoader(ds)` gives the TensorDataset call), also by an
+    unpacking of a display (`actor, critic = Actor(), Critic()`)."""
     op = producer(value)
     if op is None or op.name != "host.load":
         return op
     stores = _stores(scope).get(string_attr(op, "name"), [])
-    made = producer(stores[0].operands[0]) if len(stores) == 1 else None
+    made = producer(_unpacked(stores[0].operands[0])) if len(stores) == 1 else None
     return imported(made) if made is not None and made.name == "host.import" else made
 
 

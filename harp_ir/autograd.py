@@ -125,13 +125,28 @@ def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> N
         out.reaches.append("called as a function")
         return
     qualname = string_attr(call, "qualname")
-    if qualname in known.host_results:
+    if _forward_of_module(call):
+        work.extend(call.results)  # a model's output is computed from its inputs
+    elif qualname in known.host_results:
         out.ends.append(f"`{qualname.removeprefix('builtins.')}()`")
     elif qualname.startswith(("torch.", "math.")) and \
             string_attr(call, "effect") in ("pure", "view", "sync", "transfer"):
         work.extend(call.results)
     else:
         out.reaches.append(f"passed to `{qualname or _callee_text(call)}`")
+
+
+def _forward_of_module(call: ir.Operation) -> bool:
+    """A call of a torch module whose forward keeps nothing of its inputs: a library layer,
+    or a class of the program whose forward stores nothing on an object (a stateful
+    forward, `self.hidden = h`, may hand its input to a later backward)."""
+    callee = producer(call.operands[0])
+    if callee is None or string_attr(callee, "harp.kind") != "module" or \
+            string_attr(callee, "harp.framework") != "torch":
+        return False
+    func = analysis.called_function(call)
+    return func is None or not any(o.name in ("host.setattr", "host.setitem")
+                                   for o in walk(func))
 
 
 def _callee_text(call: ir.Operation) -> str:

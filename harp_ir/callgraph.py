@@ -19,15 +19,22 @@ from torch_mlir import ir
 from harp_ir import autograd, notebook
 from harp_ir.analysis import (
     Frequency,
+    branches,
     call_arguments,
     called_function,
+    called_functions,
     calls_of,
+    constant_value,
+    definition,
+    does_model_work,
     enclosing_scope,
+    expression_ops,
     few_iterations,
     frequency,
     host_module,
     in_compiled_function,
     loops_around,
+    modulus_kind,
     producer,
     program_trains,
     same_op,
@@ -87,16 +94,27 @@ def _rarer(a: Frequency, b: Frequency) -> Frequency:
     return a if _RANK.index(a.kind) >= _RANK.index(b.kind) else b
 
 
+def _equals_int(op: ir.Operation) -> bool:
+    """`x == 0`: a test for one value of an int counter (`self.t_step == 0` after
+    `self.t_step = (self.t_step + 1) % UPDATE_EVERY`) picks some calls, not most."""
+    if op.name != "host.compare" or \
+            [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["ops"])] != ["eq"]:
+        return False
+    return any(isinstance(constant_value(v), int) and not isinstance(constant_value(v), bool)
+               for v in op.operands)
+
+
 def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
     """How often `op` runs per call of `func` (no loop between them): always, or under
-    the `if` nearest to it."""
-    parent = op.parent
-    while parent is not None and not same_op(parent, func):
-        if parent.name == "host.if":
-            cond = parent.operands[0].owner
-            cond = cond.operation if hasattr(cond, "operation") else cond
-            return Frequency(string_attr(cond, "harp.source") or "the condition", "conditional")
-        parent = parent.parent
+    the `if` nearest to it: a modulus or a test for one int (`self.t_step == 0`) picks
+    some calls; the `else` of such a test, and any other test, most of them."""
+    for if_op, region in branches(op, func)[:1]:
+        cond = producer(if_op.operands[0])
+        ops = list(expression_ops(if_op.operands[0]))
+        kind = modulus_kind(ops) or ("once" if any(_equals_int(o) for o in ops)
+                                     else "conditional")
+        return Frequency(string_attr(cond, "harp.source") if cond is not None else
+                         "the condition", kind if region == 0 else "conditional")
     return Frequency()
 
 
@@ -145,9 +163,38 @@ def trains(loop: ir.Operation, depth: int = 2) -> bool:
                 callee.name == "host.getattr" else None
             if owner is not None and string_attr(owner, "harp.kind") == "optimizer":
                 return True
-        func = called_function(op) if depth > 0 else None
-        if func is not None and trains(func, depth - 1):
+        if depth > 0 and any(trains(f, depth - 1) for f in called_functions(op)):
             return True
+    return False
+
+
+def training_work(loop: ir.Operation) -> bool:
+    """A loop of the program's main work: it trains, or it runs inside a loop that does
+    and is not a pass over a data set (an agent acting between updates is; an evaluation
+    over a validation loader once per epoch is not)."""
+    if not does_model_work(loop) or few_iterations(loop):
+        return False
+    return trains(loop) or (not over_data(loop) and any(
+        trains(outer) for outer in loops_around(loop)))
+
+
+def over_data(loop: ir.Operation) -> bool:
+    """Whether a `for` loop iterates a data loader (directly, or wrapped in `enumerate`,
+    `tqdm` and the like)."""
+    if loop.name != "host.for":
+        return False
+    made, seen = producer(loop.operands[0]), 0
+    while made is not None and seen < 4:
+        if string_attr(made, "harp.kind") == "dataloader":
+            return True
+        if made.name == "host.load":
+            found = definition(made.result, enclosing_scope(made))
+            made = found if found is not None and found != made else None
+        elif made.name == "host.call" and len(made.operands) > 1:
+            made = producer(made.operands[1])  # `enumerate(loader)`, `tqdm(loader)`
+        else:
+            return False
+        seen += 1
     return False
 
 

@@ -20,6 +20,7 @@ MODULES: tuple[str, ...] = (
     "host_random_to_device", "tensor_from_tensors", "loop_invariant", "redundant_call",
     "missing_no_grad",
     "elementwise_loop", "concat_in_loop", "per_sample_call", "keras_call_in_loop",
+    "parameter_loop",
     "dataloader_serial",
     "zero_grad", "rebuilt_in_loop", "graph_kept_by_accumulator",
     "lower_graph", "graph_facts",

@@ -29,14 +29,11 @@ from harp_ir.analysis import (
     Assumption,
     called_function,
     calls_of,
-    definition,
     describe_loop,
     does_model_work,
     enclosing_scope,
-    few_iterations,
     holds,
     host_module,
-    loops_around,
     producer,
     reads_names,
     record_hint,
@@ -147,7 +144,7 @@ def _wasted_forwards(module, reported_loops) -> None:
             if any(site == d for d in done) or _grad_disabled(site):
                 continue
             done.append(site)
-            ctx = callgraph.per_step(site, _hot)
+            ctx = callgraph.per_step(site, callgraph.training_work)
             if ctx is None or any(holds(r, site) for r in reported_loops):
                 continue
             how = ", ".join(dict.fromkeys(ends)) or "nothing"
@@ -181,9 +178,11 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
     written = autograd.written_by_hand(key, host_module(origin))
     if not written:
         return  # no optimizer seen to hold it, but nothing else sets it either: unknown
+    if any(_feeds_frozen(use.owner, optimized) for use in origin.result.uses):
+        return  # `critic_target(s, actor_target(s))`: the outer forward's hint covers both
     inputs = autograd.weakest([autograd.gradient_free(v, optimized)
                                 for v in list(origin.operands)[1:]] + ["proved"])
-    ctx = callgraph.per_step(origin, _hot)
+    ctx = callgraph.per_step(origin, callgraph.training_work)
     if inputs == "no" or ctx is None or any(holds(r, origin) for r in reported_loops):
         return
     done.append(origin)
@@ -204,42 +203,21 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
     record_hint(origin, HINT, message, assumptions, related=[ctx.site])
 
 
+def _feeds_frozen(user, optimized) -> bool:
+    """Whether `user` is the forward of another module no optimizer holds."""
+    user = user.operation if hasattr(user, "operation") else user
+    if not _calls_module(user):
+        return False
+    key = autograd.module_key(user.operands[0])
+    return key is not None and not autograd.trains(key, optimized)
+
+
 def _freezes(module) -> bool:
     """Whether the program turns gradients off by hand somewhere (`requires_grad_(False)`,
     `p.requires_grad = False`): then which parameters train is not what optimizers say."""
     return any(o.name == "host.call" and string_attr(o, "method") == "requires_grad_" or
                o.name == "host.setattr" and string_attr(o, "attr") == "requires_grad"
                for o in walk(module))
-
-
-def _hot(loop) -> bool:
-    """A loop of the program's main work: it trains, or it runs inside a loop that does
-    and is not a pass over a data set (an agent acting between updates is; an evaluation
-    over a validation loader once per epoch is not)."""
-    if not does_model_work(loop) or few_iterations(loop):
-        return False
-    return callgraph.trains(loop) or (not _over_data(loop) and any(
-        callgraph.trains(outer) for outer in loops_around(loop)))
-
-
-def _over_data(loop) -> bool:
-    """Whether a `for` loop iterates a data loader (directly, or wrapped in `enumerate`,
-    `tqdm` and the like)."""
-    if loop.name != "host.for":
-        return False
-    made, seen = producer(loop.operands[0]), 0
-    while made is not None and seen < 4:
-        if string_attr(made, "harp.kind") == "dataloader":
-            return True
-        if made.name == "host.load":
-            found = definition(made.result, enclosing_scope(made))
-            made = found if found is not None and found != made else None
-        elif made.name == "host.call" and len(made.operands) > 1:
-            made = producer(made.operands[1])  # `enumerate(loader)`, `tqdm(loader)`
-        else:
-            return False
-        seen += 1
-    return False
 
 
 def _loss(op) -> bool:

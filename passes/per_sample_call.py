@@ -1,12 +1,15 @@
 """--harp-per-sample-call (HARP403): a model called on one example at a time in a loop.
 
 Finds: a call of a module (kind `module`) or a compiled graph function inside a loop whose
-input is one example: `x[i]` / `x[i:i + 1]` with `i` the loop variable, or the loop
-variable itself when the loop iterates over a tensor; or one step along another axis,
+input is one example: `x[i]` / `x[i:i + 1]` with `i` the int counter of a loop over
+`range` or `enumerate` (a `BatchSampler` hands out lists of indices: `x[index]` is a batch),
+or the loop variable itself when the loop iterates over a tensor; or one step along another axis,
 `x[:, t]` (a sub-model called once per time step, `[emb(x[:, t]) for t in range(T)]`).
 When the calls are independent (no call's input comes from an earlier call, and its other
 arguments do not change in the loop: `h = cell(x[:, t], h)` carries state and is not
-reported), one batched call does the same work at once.
+reported), one batched call does the same work at once. A loop that trains (backward or an
+optimizer step per iteration) is not reported: each call sees the weights the previous update
+left.
 
 Assumes: the model treats examples (or steps) independently (no batch statistics in
 train mode, no state kept between calls).
@@ -31,6 +34,7 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.callgraph import trains
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP403"
@@ -61,6 +65,7 @@ def _one_example(value, loop) -> bool:
             string_attr(iterable.operation, "harp.kind") == "tensor"
     if op.name != "host.getitem":
         return False
+    var = _counter(loop)
     index = op.operands[1].owner
     if not hasattr(index, "operation"):
         return False
@@ -77,6 +82,19 @@ def _one_example(value, loop) -> bool:
     return _is_load_of(idx, var)
 
 
+def _counter(loop) -> str:
+    """The loop's int counter: the variable of a loop over `range(...)`, or the first
+    variable of a loop over `enumerate(...)`; "" otherwise. A loop over anything else (a
+    `BatchSampler`, a list of index arrays) may hand out a batch of indices, and `x[index]`
+    is then a batch."""
+    iterable = producer(loop.operands[0])
+    qualname = string_attr(iterable, "qualname") if iterable is not None else ""
+    names = [n.strip() for n in string_attr(loop, "target").strip("()").split(",")]
+    if qualname == "builtins.range" and len(names) == 1:
+        return names[0]
+    return names[0] if qualname == "builtins.enumerate" and len(names) == 2 else ""
+
+
 def _one_step(value, loop) -> int:
     """The axis (1 or more) of `x[:, t]` / `x[:, :, t]` / `x[:, t:t + 1]` with `t` the loop
     variable and full slices before it; 0 when `value` is not such a step."""
@@ -86,7 +104,7 @@ def _one_step(value, loop) -> int:
     if index is None or index.name != "host.tuple" or len(index.operands) < 2:
         return 0
     parts = [producer(v) for v in index.operands]
-    var = string_attr(loop, "target")
+    var = _counter(loop)
     for axis, part in enumerate(parts):
         if part is None:
             return 0
@@ -121,6 +139,8 @@ def run(module, pass_=None) -> None:
         example = _one_example(op.operands[1], loop)
         step = 0 if example else _one_step(op.operands[1], loop)
         changed = loop_mutates(loop)
+        if (example or step) and trains(loop):
+            continue  # each call sees the weights the previous iteration's update left
         if not (example or step) or not all(
                 invariant_in(v, loop, clobbered=changed) for v in op.operands[2:]):
             continue  # another argument changes in the loop (a state `h` it carries)

@@ -644,7 +644,11 @@ class Lowerer:
         elif isinstance(target, cst.Attribute):
             self.note_attribute(target, value.fact)
             obj = self.expr(target.value)
-            if obj.fact.kind == "library" and obj.fact.qualname:
+            configures = value.value.owner is not None and \
+                getattr(value.value.owner, "name", "") == "host.constant"
+            if obj.fact.kind == "library" and obj.fact.qualname and not configures:
+                # a constant sets an option (`cudnn.benchmark = True`); anything else may
+                # replace what a library name resolves to
                 self.dynamic.append(("monkey-patch", f"{obj.fact.qualname}.{target.attr.value}",
                                      target))
             self.op("host.setattr", target, [obj.value, value.value],

@@ -185,3 +185,38 @@ def gan(batches):
         opt_d.zero_grad()
         loss.backward()
         opt_d.step()
+
+
+class Critic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 1)
+
+    def forward(self, s, a):
+        return self.fc(torch.cat([s, a], 1))
+
+
+def ddpg(memory):
+    # A target actor's output feeds the target critic (a model's output is computed from its
+    # inputs): detached at the end, only autograd's recording is wasted (aggressive level);
+    # not detached, backward runs through both target networks for nothing (default level).
+    actor, critic = QNet(), Critic()
+    actor_target, critic_target = QNet(), Critic()
+    actor_target.load_state_dict(actor.state_dict())
+    critic_target.load_state_dict(critic.state_dict())
+    critic_opt = torch.optim.Adam(critic.parameters())
+    for it in range(1000):
+        s, a, r, s2 = memory.sample(64)
+        target_q = critic_target(s2, actor_target(s2))  # aggressive level only
+        target_q = (r + 0.99 * target_q).detach()
+        loss = F.mse_loss(critic(s, a), target_q)
+        critic_opt.zero_grad()
+        loss.backward()
+        critic_opt.step()
+    for it in range(1000):
+        s, a, r, s2 = memory.sample(64)
+        target_q = r + 0.99 * critic_target(s2, actor_target(s2))  # expected-hint HARP303
+        loss = F.mse_loss(critic(s, a), target_q)
+        critic_opt.zero_grad()
+        loss.backward()
+        critic_opt.step()

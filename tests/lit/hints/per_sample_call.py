@@ -78,3 +78,23 @@ with torch.no_grad():
     for t in range(SEQ_LEN):
         plt.plot(proj(feats[:, t]).sum(1))
         plt.pause(0.05)
+
+# Near misses: a sampler hands out lists of indices (`x[index]` is a minibatch); a loop that
+# trains, whose calls each see the weights the previous update left.
+from torch.utils.data import BatchSampler, SubsetRandomSampler  # noqa: E402
+
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(10):
+    for index in BatchSampler(SubsetRandomSampler(range(len(batch))), 4, False):
+        loss = model(batch[index]).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+for i in range(len(batch)):
+    loss = model(batch[i]).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+with torch.no_grad():
+    for n, row in enumerate(batch):
+        y = model(batch[n])  # expected-hint HARP403

@@ -1,0 +1,143 @@
+"""--harp-parameter-loop (HARP405): a model's parameters updated one tensor at a time.
+
+Finds: a Python `for` over a model's parameters (`m.parameters()`, `named_parameters()`,
+`buffers()`, or a `zip` of them) whose body runs two or more tensor operations on each
+parameter and writes it in place (`copy_`, `mul_`, `p -= ...`, `.data = ...`): the soft update of a
+target network (`t.data.copy_(tau * p.data + (1 - tau) * t.data)`), an exponential moving
+average, a hand-written SGD step. It is reported when the loop runs on every step of the
+program's training (through the calls that lead to it, guards counted). Each operation is
+a kernel launch per parameter, plus Python's overhead: a few fused launches of the
+`torch._foreach_*` ops (what `torch.optim` uses) do the same for every parameter at once.
+
+Assumes: the program runs on an accelerator (on the CPU the launches cost little), and the
+loop runs on most steps.
+"""
+
+from __future__ import annotations
+
+from harp_ir import callgraph
+from harp_ir.analysis import (
+    accelerator,
+    describe_loop,
+    producer,
+    record_hint,
+    string_attr,
+    walk,
+)
+from harp_ir.rules import HintSpec, Rule
+
+HINT = "HARP405"
+_PARAMETERS = ("parameters", "named_parameters", "buffers", "named_buffers")
+#: tensor methods that are no kernel launch (views, metadata, autograd flags)
+_NO_KERNEL = ("data", "grad", "detach", "view", "view_as", "size", "numel", "dim", "shape",
+              "requires_grad_", "is_leaf", "dtype", "device")
+
+
+def _models(loop) -> list[str]:
+    """The models whose parameters `loop` visits (their text), or [] when it visits
+    something else."""
+    made = producer(loop.operands[0])
+    if made is None or made.name != "host.call":
+        return []
+    parts = list(made.operands)[1:] if string_attr(made, "qualname") == "builtins.zip" \
+        else [made.result]
+    found = []
+    for part in parts:
+        call = producer(part)
+        if call is None or call.name != "host.call" or \
+                string_attr(call, "method") not in _PARAMETERS:
+            return []
+        found.append(string_attr(call, "harp.receiver") or "the model")
+    return found
+
+
+def _per_parameter_work(loop) -> tuple[int, int]:
+    """(tensor operations, in-place writes) the body runs on the values the loop visits,
+    followed from the loop's variable through names, `.data`, arithmetic and methods."""
+    names = {string_attr(o, "name") for o in walk(loop)
+             if o.name == "host.store" and _from_iteration(o.operands[0], loop)}
+    derived: set = set()
+    kernels = writes = 0
+    for op in walk(loop):
+        if op.name == "host.load" and string_attr(op, "name") in names:
+            derived.add(op.result)
+            continue
+        inputs = [v for v in op.operands if v in derived]
+        if not inputs:
+            continue
+        if op.name == "host.getattr":
+            derived.add(op.result)
+        elif op.name == "host.binop" or op.name == "host.unop":
+            derived.add(op.result)
+            kernels += 1
+            writes += "inplace" in op.attributes and inputs[0] == op.operands[0]  # `p -= g`
+        elif op.name == "host.setattr" and string_attr(op, "attr") == "data":
+            writes += 1
+        elif op.name == "host.call":
+            callee = producer(op.operands[0])
+            method = string_attr(callee, "attr") if callee is not None and \
+                callee.name == "host.getattr" else ""
+            if method in _NO_KERNEL:
+                derived.update(op.results)
+                continue
+            if method.endswith("_") or string_attr(op, "qualname").startswith("torch."):
+                kernels += 1
+                writes += method.endswith("_")
+                derived.update(op.results)
+    return kernels, writes
+
+
+def _from_iteration(value, loop) -> bool:
+    """Whether `value` is the loop's variable or a part of it (`t, p` of a zip)."""
+    op = producer(value)
+    if op is not None and op.name == "host.unpack":
+        value = op.operands[0]
+    return any(value == arg for arg in loop.regions[0].blocks[0].arguments)
+
+
+def run(module, pass_=None) -> None:
+    for loop in walk(module):
+        if loop.name != "host.for":
+            continue
+        models = _models(loop)
+        if not models:
+            continue
+        kernels, writes = _per_parameter_work(loop)
+        if kernels < 2 or not writes:
+            continue
+        ctx = callgraph.per_step(loop, callgraph.training_work)
+        if ctx is None:
+            continue
+        updated = " and ".join(f"`{m}`" for m in dict.fromkeys(models))
+        message = (f"{describe_loop(loop)} runs {kernels} tensor operations on each "
+                   f"parameter of {updated}, one parameter at a time, "
+                   f"{ctx.phrase(loop)}: a kernel launch per operation per parameter; "
+                   f"update them all at once with `torch._foreach_*` ops over the parameter "
+                   f"lists (a soft update `t = tau * p + (1 - tau) * t` is "
+                   f"`torch._foreach_lerp_(targets, params, tau)`)")
+        assumptions = [accelerator(loop)]
+        guard = ctx.how_often.assumption(ctx.loop)
+        if guard is not None:
+            assumptions.append(guard)
+        record_hint(loop, HINT, message, assumptions, related=[ctx.site])
+
+
+RULE = Rule(
+    flag="harp-parameter-loop",
+    summary="Find a model's parameters updated one tensor at a time per step (HARP405)",
+    run=run,
+    hint=HintSpec(
+        id="HARP405",
+        name="per-parameter-loop",
+        finds="a Python loop over a model's parameters that runs several tensor operations "
+              "on each and writes it in place (a target network's soft update, a moving "
+              "average, a hand-written SGD step) on every training step",
+        why="each operation is a kernel launch and a trip through Python per parameter: "
+            "tens to hundreds of launches a step for what a few fused launches do",
+        refactoring="`torch._foreach_*` ops over the parameter lists",
+        before="for t, p in zip(target.parameters(), net.parameters()):\n"
+               "    t.data.copy_(tau * p.data + (1 - tau) * t.data)\n",
+        after="torch._foreach_lerp_(list(target.parameters()), list(net.parameters()), tau)\n",
+        assumptions=("accelerator", "every-iteration"),
+    ),
+)
