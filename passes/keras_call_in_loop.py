@@ -31,6 +31,7 @@ from harp_ir.analysis import (
     Assumption,
     call_arguments,
     called_function,
+    calls_of,
     constant_value,
     definition,
     describe_loop,
@@ -247,7 +248,10 @@ def run(module, pass_=None) -> None:
         message = (f"Keras `{subject}.{method}()` runs {where}on every iteration of "
                    f"{describe_loop(loop)}: each call sets up a data adapter, callbacks and "
                    f"a loop over batches for a few rows; call {instead}")
-        record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
+        # the wrapper's callers are where a user changes the call (`self.predict(s)` of a
+        # `def predict(self, s): return self.model.predict(s)`)
+        related = [site, *calls_of(func)] if func is not None else []
+        record_hint(op, HINT, message, assumptions, related=related)
 
 
 # --- the fix ------------------------------------------------------------------------------

@@ -9,14 +9,16 @@ program's training (through the calls that lead to it, guards counted). Each ope
 a kernel launch per parameter, plus Python's overhead: a few fused launches of the
 `torch._foreach_*` ops (what `torch.optim` uses) do the same for every parameter at once.
 
-Assumes: the program runs on an accelerator (on the CPU the launches cost little), and the
-loop runs on most steps.
+Assumes: the program runs on an accelerator (it places tensors on one: on the CPU the
+launches cost little, so a program that shows no device is the aggressive level's), and
+the loop runs on most steps.
 """
 
 from __future__ import annotations
 
 from harp_ir import callgraph
 from harp_ir.analysis import (
+    Assumption,
     accelerator,
     describe_loop,
     producer,
@@ -115,7 +117,11 @@ def run(module, pass_=None) -> None:
                    f"update them all at once with `torch._foreach_*` ops over the parameter "
                    f"lists (a soft update `t = tau * p + (1 - tau) * t` is "
                    f"`torch._foreach_lerp_(targets, params, tau)`)")
-        assumptions = [accelerator(loop)]
+        device = accelerator(loop)
+        if device.risk != "low":  # launches cost microseconds each only on a GPU
+            device = Assumption("accelerator", "", "high", "speculated",
+                                device.reason or "nothing shows the program uses a GPU")
+        assumptions = [device]
         guard = ctx.how_often.assumption(ctx.loop)
         if guard is not None:
             assumptions.append(guard)
