@@ -604,6 +604,105 @@ def _constant_int(value: ir.Value) -> int | None:
     return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
+def setting_int(value: ir.Value, depth: int = 0) -> int | None:
+    """An int the program states for `value`, when it is a literal or a setting's default:
+    a name stored once from one, `self.x` its class stores once from one, a parameter's
+    default (`def __init__(self, policy_freq=2)`), or `args.x` of `parser.parse_args()`
+    with `add_argument("--x", default=1)`. A setting can be changed when the program runs:
+    what this gives is the value a run gets unless told otherwise."""
+    found = _constant_int(value)
+    op = producer(value)
+    if found is not None or op is None or depth > 4:
+        return found
+    if op.name == "host.getattr":
+        cls = self_class(op.operands[0])
+        if cls is not None:
+            stores = _attribute_stores(cls).get(string_attr(op, "attr"), [])
+            return setting_int(stores[0].operands[1], depth + 1) if len(stores) == 1 else None
+        return _argument_default(op)
+    if op.name == "host.load":
+        stored = stored_once(op)
+        if stored is not None and producer(stored) is None:
+            return _parameter_default(op, stored)
+        if stored is not None:
+            return setting_int(stored, depth + 1)
+    return None
+
+
+def _parameter_default(load: ir.Operation, argument: ir.Value) -> int | None:
+    """The int default of the parameter `argument` (a block argument of the function
+    reading it), when the function has no keyword-only parameters (then the defaults line
+    up with its last positional parameters)."""
+    func = enclosing_scope(load)
+    block = argument.owner
+    if func.name != "host.func" or not isinstance(block, ir.Block):
+        return None
+    kinds = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_kinds"])]
+    if any(k in ("kwonly", "vararg", "kwarg") for k in kinds):
+        return None
+    index = list(block.arguments).index(argument)
+    defaults = list(func.operands)
+    first = len(kinds) - len(defaults)
+    return _constant_int(defaults[index - first]) if index >= first else None
+
+
+def _parsed_arguments(value: ir.Value, depth: int = 0) -> bool:
+    """Whether `value` is the result of `parser.parse_args()`: bound once to it, or a
+    parameter every call passes such a value for (`Agent(args)`)."""
+    made = producer(value)
+    if made is not None and made.name == "host.load" and depth < 3:
+        bound = stored_once(made)
+        if bound is not None and producer(bound) is None:
+            passed = passed_arguments(value) or _constructor_arguments(made, bound)
+            return bool(passed) and all(_parsed_arguments(a, depth + 1) for a, _ in passed)
+        return bound is not None and _parsed_arguments(bound, depth + 1)
+    return made is not None and made.name == "host.call" and \
+        string_attr(made, "method") == "parse_args"
+
+
+def _constructor_arguments(load: ir.Operation, argument: ir.Value
+                           ) -> list[tuple[ir.Value, ir.Operation]]:
+    """What each construction of a program class passes for a parameter of its `__init__`
+    (`Agent(args)` for `def __init__(self, args)`), by position; [] when unknown."""
+    func = enclosing_scope(load)
+    cls = func.parent
+    if func.name != "host.func" or string_attr(func, "sym_name") != "__init__" or \
+            cls is None or cls.name != "host.class" or \
+            not isinstance(argument.owner, ir.Block):
+        return []
+    position = list(argument.owner.arguments).index(argument) - 1  # after `self`
+    found = []
+    for op in walk(program_of(func)):
+        if op.name != "host.call" or not same_op(
+                _constructed_class(op, host_module(op) or enclosing_scope(op)), cls):
+            continue
+        args = call_arguments(op)
+        if any(k.startswith("*") for k, _ in args):
+            return []
+        positional = [v for k, v in args if not k]
+        if position >= len(positional):
+            return []
+        found.append((positional[position], op))
+    return found
+
+
+def _argument_default(attribute: ir.Operation) -> int | None:
+    """`args.x` where `args` is bound once to `....parse_args()`: the int `default=` of the
+    program's `add_argument("--x", ...)` (dashes in the flag are underscores in `x`)."""
+    if not _parsed_arguments(attribute.operands[0]):
+        return None
+    name = string_attr(attribute, "attr")
+    for op in walk(program_of(attribute)):
+        if op.name != "host.call" or string_attr(op, "method") != "add_argument":
+            continue
+        args = call_arguments(op)
+        flags = [constant_value(v) for k, v in args if not k]
+        if any(isinstance(f, str) and f.lstrip("-").replace("-", "_") == name for f in flags):
+            default = dict(args).get("default")
+            return _constant_int(default) if default is not None else None
+    return None
+
+
 # --- Ranks ----------------------------------------------------------------------------
 
 #: factories whose positional arguments (or one display of them) are the sizes
@@ -910,7 +1009,7 @@ def modulus_kind(ops: list[ir.Operation]) -> str:
     mods = [o for o in ops if o.name == "host.binop" and string_attr(o, "op") == "mod"]
     if not mods:
         return ""
-    if all(0 < (_constant_int(o.operands[1]) or 0) <= _OFTEN for o in mods):
+    if all(0 < (setting_int(o.operands[1]) or 0) <= _OFTEN for o in mods):
         return "conditional"
     return "periodic"
 
@@ -1401,7 +1500,9 @@ def called_functions(call: ir.Operation) -> list[ir.Operation]:
 
 def _classes_bound(value: ir.Value) -> list[ir.Operation]:
     """The program classes a name is bound to instances of, when every store of it in its
-    scope constructs one (`policy = TD3.TD3(...)` or `DDPG.DDPG(...)`)."""
+    scope constructs one (`policy = TD3.TD3(...)` or `DDPG.DDPG(...)`), or when it is a
+    parameter and every call passes an instance of a program class (`run(SAC(), env)`,
+    `run(DQN(), env)`)."""
     load = producer(value)
     if load is None or load.name != "host.load":
         return []
@@ -1411,7 +1512,12 @@ def _classes_bound(value: ir.Value) -> list[ir.Operation]:
                                       host_module(load) or scope) for s in stores]
         if stores and all(c is not None for c in classes):
             return classes
-    return []
+    passed = passed_arguments(value)
+    if not passed:
+        return []
+    with _one_level_of_parameters():
+        classes = [instance_class(argument, call) for argument, call in passed]
+    return classes if all(c is not None for c in classes) else []
 
 
 def class_methods(cls: ir.Operation) -> dict[str, ir.Operation]:

@@ -18,6 +18,7 @@ from torch_mlir import ir
 
 from harp_ir import autograd, notebook
 from harp_ir.analysis import (
+    Assumption,
     Frequency,
     branches,
     call_arguments,
@@ -26,11 +27,13 @@ from harp_ir.analysis import (
     calls_of,
     constant_value,
     definition,
+    describe_loop,
     does_model_work,
     enclosing_scope,
     expression_ops,
     few_iterations,
     frequency,
+    holds,
     host_module,
     in_compiled_function,
     loops_around,
@@ -70,6 +73,20 @@ class Context:
         if self.chain:
             text += " through " + ", ".join(f"`{function_name(f)}`" for f in self.chain)
         return text
+
+    def per_outer_iteration(self) -> Assumption | None:
+        """A high-risk `hot-loop` speculation when the site sits in an inner loop of
+        `loop` that does model work (`if done: agent.update()` in the steps of an episode):
+        it then runs about once per iteration of `loop`, an episode or an epoch, not on
+        every step."""
+        inner = [o for o in loops_around(self.site) if holds(self.loop, o) and
+                 not same_op(o, self.loop) and does_model_work(o)]
+        if not inner:
+            return None
+        return Assumption("hot-loop", describe_loop(self.loop), "high", "speculated",
+                          f"it runs inside {describe_loop(inner[0])}, so about once per "
+                          f"iteration of {describe_loop(self.loop)} (an episode or an "
+                          f"epoch), not on every step")
 
 
 _LINE = re.compile(r"\bline (\d+)\b")

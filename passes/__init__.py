@@ -17,7 +17,8 @@ from harp_ir.rules import Rule
 MODULES: tuple[str, ...] = (
     "graph_built_in_loop", "retracing", "eager_step", "split_session_runs",
     "host_sync_in_loop", "transfer_in_loop", "feed_invariant", "graph_round_trip",
-    "host_random_to_device", "tensor_from_tensors", "loop_invariant", "redundant_call",
+    "host_random_to_device", "tensor_from_tensors", "memory_converted", "loop_invariant",
+    "redundant_call",
     "missing_no_grad",
     "elementwise_loop", "concat_in_loop", "per_sample_call", "keras_call_in_loop",
     "parameter_loop",

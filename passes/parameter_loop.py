@@ -125,6 +125,9 @@ def run(module, pass_=None) -> None:
         guard = ctx.how_often.assumption(ctx.loop)
         if guard is not None:
             assumptions.append(guard)
+        outer = ctx.per_outer_iteration()
+        if outer is not None:
+            assumptions.append(outer)
         record_hint(loop, HINT, message, assumptions, related=[ctx.site])
 
 
@@ -144,6 +147,6 @@ RULE = Rule(
         before="for t, p in zip(target.parameters(), net.parameters()):\n"
                "    t.data.copy_(tau * p.data + (1 - tau) * t.data)\n",
         after="torch._foreach_lerp_(list(target.parameters()), list(net.parameters()), tau)\n",
-        assumptions=("accelerator", "every-iteration"),
+        assumptions=("accelerator", "every-iteration", "hot-loop"),
     ),
 )

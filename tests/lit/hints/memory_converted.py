@@ -1,0 +1,140 @@
+# RUN: %check-hints %s
+# RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
+# CHECK: memory_converted.py:124: unexpected HARP207
+# HARP207: a whole kept memory converted to a tensor on every training step, with the near
+# misses that must stay silent (a rollout buffer emptied after each update, a sample).
+import random
+from collections import namedtuple
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+Transition = namedtuple("Transition", ["s", "a", "r"])
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class SAC:
+    def __init__(self, capacity=10000):
+        self.net = nn.Linear(3, 1).to(device)
+        self.opt = torch.optim.Adam(self.net.parameters())
+        self.memory = [Transition] * capacity
+        self.count = 0
+
+    def store(self, t):
+        self.memory[self.count % len(self.memory)] = t
+        self.count += 1
+
+    def update(self):
+        s = torch.tensor([t.s for t in self.memory]).float().to(device)  # expected-hint HARP207
+        r = torch.tensor(np.array([t.r for t in self.memory])).to(device)  # expected-hint HARP207
+        index = np.random.choice(len(self.memory), 64)
+        loss = F.mse_loss(self.net(s[index]).squeeze(1), r[index].float())
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+class DQN:
+    def __init__(self):
+        self.net = nn.Linear(3, 2).to(device)
+        self.opt = torch.optim.Adam(self.net.parameters())
+        self.memory = []
+
+    def store(self, t):
+        self.memory.append(t)
+
+    def update(self):
+        # near miss: a sample of the memory, not the whole of it
+        batch = random.sample(self.memory, 64)
+        s = torch.tensor([t.s for t in batch]).float().to(device)
+        loss = self.net(s).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+class PPO:
+    def __init__(self):
+        self.net = nn.Linear(3, 2).to(device)
+        self.opt = torch.optim.Adam(self.net.parameters())
+        self.buffer = []
+
+    def store(self, t):
+        self.buffer.append(t)
+
+    def update(self):
+        # near miss: an on-policy rollout, converted once and emptied after the update
+        s = torch.tensor([t.s for t in self.buffer]).float().to(device)
+        loss = self.net(s).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        del self.buffer[:]
+
+
+class Bounded:
+    def __init__(self):
+        from collections import deque
+
+        self.net = nn.Linear(3, 2).to(device)
+        self.opt = torch.optim.Adam(self.net.parameters())
+        self.memory = deque(maxlen=100000)
+
+    def store(self, t):
+        self.memory.append(t)
+
+    def update(self):
+        s = np.stack([t.s for t in self.memory])  # expected-hint HARP207
+        idx = np.random.randint(0, len(s), 64)
+        loss = self.net(torch.from_numpy(s[idx]).float().to(device)).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+def run(agent, env):
+    for step in range(100000):
+        s, r = env.step()
+        agent.store(Transition(s, 0, r))
+        if step > 1000:
+            agent.update()
+
+
+def main(env):
+    run(SAC(), env)
+    run(DQN(), env)
+    run(PPO(), env)
+    run(Bounded(), env)
+
+
+
+class Episodic:
+    def __init__(self):
+        self.net = nn.Linear(3, 1).to(device)
+        self.opt = torch.optim.Adam(self.net.parameters())
+        self.memory = []
+
+    def store(self, t):
+        self.memory.append(t)
+
+    def update(self):
+        # near miss at the default level: called once per episode, when it ends
+        s = torch.tensor([t.s for t in self.memory]).float().to(device)
+        loss = self.net(s).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+def episodes(env):
+    agent = Episodic()
+    for episode in range(1000):
+        for t in range(10000):
+            s, r, done = env.step()
+            agent.store(Transition(s, 0, r))
+            x = agent.net(torch.tensor(s, device=device))
+            if done:
+                agent.update()
+                break
