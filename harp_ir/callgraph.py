@@ -122,17 +122,19 @@ def _equals_int(op: ir.Operation) -> bool:
 
 
 def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
-    """How often `op` runs per call of `func` (no loop between them): always, or under
-    the `if` nearest to it: a modulus or a test for one int (`self.t_step == 0`) picks
-    some calls; the `else` of such a test, and any other test, most of them."""
-    for if_op, region in branches(op, func)[:1]:
+    """How often `op` runs per call of `func` (no loop between them): always, or under the
+    `if`s around it, the rarest first: a modulus or a test for one int (`self.t_step == 0`)
+    picks some calls; the `else` of such a test, and any other test, most of them."""
+    found = Frequency()
+    for if_op, region in branches(op, func):
         cond = producer(if_op.operands[0])
         ops = list(expression_ops(if_op.operands[0]))
         kind = modulus_kind(ops) or ("once" if any(_equals_int(o) for o in ops)
                                      else "conditional")
-        return Frequency(string_attr(cond, "harp.source") if cond is not None else
+        here = Frequency(string_attr(cond, "harp.source") if cond is not None else
                          "the condition", kind if region == 0 else "conditional")
-    return Frequency()
+        found = _rarer(here, found) if found.kind != "always" else here
+    return found
 
 
 def contexts(op: ir.Operation, depth: int = DEPTH) -> list[Context]:

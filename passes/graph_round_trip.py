@@ -7,7 +7,8 @@ from a crossing to the host (`.numpy()`, `.item()`, `.tolist()`, `.cpu()`): two
 crossings and a Python/numpy computation that framework ops would do on the device.
 
 Assumes: the host computation has a framework equivalent (numpy arithmetic and
-reductions do).
+reductions do), and the tensor was on a device: torch's `.numpy()` works only on a CPU
+tensor, so a round trip starting there crosses nothing (a high-risk speculation).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from harp_ir.analysis import (
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP204"
+_VIEW = "\0view"  # marks a source that only views a CPU tensor (torch's `.numpy()`)
 
 
 def _crossing(op) -> str:
@@ -42,7 +44,13 @@ def _from_sync(value, loop, stored: dict, depth: int = 0) -> str:
         return ""
     op = owner.operation
     if op.name == "host.call" and _crossing(op) == "host":
-        return f"{string_attr(op, 'harp.receiver') or 'a tensor'}.{string_attr(op, 'method')}()"
+        text = f"{string_attr(op, 'harp.receiver') or 'a tensor'}.{string_attr(op, 'method')}()"
+        if string_attr(op, "effect") != "view":
+            return text
+        # `t.cpu().numpy()`: the sync before the view is the crossing
+        earlier = next((f for v in op.operands if (f := _from_sync(v, loop, stored, depth + 1))
+                        and not f.endswith(_VIEW)), "")
+        return earlier or text + _VIEW
     if op.name == "host.load":
         for v in stored.get(string_attr(op, "name"), []):
             found = _from_sync(v, loop, stored, depth + 1)
@@ -73,15 +81,21 @@ def run(module, pass_=None) -> None:
                        if (s := _from_sync(v, loop, stored))), "")
         if not source:
             continue
+        on_host = source.endswith(_VIEW)
+        source = source.removesuffix(_VIEW)
         what = string_attr(op, "qualname")
         message = (f"`{source}` takes a tensor to the host, the result is computed on in "
                    f"Python/numpy and turned back into a tensor by `{what}` on every "
                    f"iteration of {describe_loop(loop)}; keep the computation in framework "
                    f"ops on the device")
-        record_hint(op, HINT, message, [
-            Assumption("framework-equivalent", what, "low", "speculated",
-                       "the host computation has a framework op equivalent"),
-        ])
+        assumptions = [Assumption("framework-equivalent", what, "low", "speculated",
+                                  "the host computation has a framework op equivalent")]
+        if on_host:  # torch's `.numpy()` works only on a CPU tensor: no device round trip
+            assumptions.append(Assumption(
+                "accelerator", source, "high", "speculated",
+                f"`{source}` only works on a tensor already on the CPU: nothing crosses "
+                f"from a device, only numpy's work would move to the framework"))
+        record_hint(op, HINT, message, assumptions)
 
 
 RULE = Rule(
@@ -101,6 +115,6 @@ RULE = Rule(
                "    t = torch.from_numpy(a * 2)\n",
         after="for x in xs:\n"
               "    t = model(x).detach() * 2\n",
-        assumptions=("tensor", "framework-equivalent"),
+        assumptions=("tensor", "framework-equivalent", "accelerator"),
     ),
 )

@@ -7,7 +7,10 @@ the program adds to that collection in a method (`self.replay_buffer.append(t)`,
 `__init__`: an on-policy rollout buffer converted once per rollout and emptied is fine),
 and the conversion runs on every step of the program's training (through the calls that
 lead to it, guards counted). Each step then walks and copies every stored item in Python,
-O(memory size), typically to use a small sample of it.
+O(memory size), typically to use a small sample of it. A batch sampled from such a memory
+(`experiences = random.sample(self.memory, k)`, then `np.vstack([e.state for e in
+experiences])` per field) is one hint per sampling function: O(batch) Python work per step,
+worth it where the step is short (a program on a GPU; a medium-risk step-share).
 
 Assumes: the memory holds many items when the step runs (a replay memory of thousands),
 and the step runs on most iterations.
@@ -17,10 +20,14 @@ from __future__ import annotations
 
 from harp_ir import callgraph
 from harp_ir.analysis import (
+    Assumption,
+    accelerator,
     class_methods,
+    enclosing_scope,
     producer,
     record_hint,
     self_class,
+    stored_once,
     string_attr,
     walk,
 )
@@ -37,8 +44,9 @@ _EMPTIES = ("clear",)
 
 
 def _kept_collection(call):
-    """(class, attribute) when the call's first argument is a comprehension whose outer
-    loop walks `self.attr`; else None."""
+    """(class, attribute, sampled) when the call's first argument is a comprehension whose
+    outer loop walks `self.attr` (sampled False), or a local bound once to
+    `random.sample(self.attr, k)` (sampled True); else None."""
     comp = producer(call.operands[1]) if len(call.operands) > 1 else None
     if comp is None or comp.name != "host.comprehension":
         return None
@@ -46,15 +54,23 @@ def _kept_collection(call):
     if not loops:
         return None
     walked = producer(loops[0].operation.operands[0])
+    sampled = False
+    if walked is not None and walked.name == "host.load":
+        bound = stored_once(walked)
+        made = producer(bound) if bound is not None else None
+        if made is None or string_attr(made, "qualname") != "random.sample" or \
+                len(made.operands) < 2:
+            return None
+        walked, sampled = producer(made.operands[1]), True
     if walked is None or walked.name != "host.getattr":
         return None
     cls = self_class(walked.operands[0])
-    return (cls, string_attr(walked, "attr")) if cls is not None else None
+    return (cls, string_attr(walked, "attr"), sampled) if cls is not None else None
 
 
-def _grows_and_kept(cls, attr: str) -> bool:
+def _grows_and_kept(cls, attr: str, sampled: bool = False) -> bool:
     """Whether a method of `cls` adds to `self.attr` and none but `__init__` empties or
-    rebinds it."""
+    rebinds it (a sample's cost does not depend on emptying: only the adding counts)."""
     grows = False
     for name, method in class_methods(cls).items():
         for op in walk(method):
@@ -62,9 +78,9 @@ def _grows_and_kept(cls, attr: str) -> bool:
             if target is None:
                 continue
             kind, use = target
-            if kind == "setattr" and name != "__init__":
+            if not sampled and kind == "setattr" and name != "__init__":
                 return False  # `self.buffer = []` after an update: a rollout, not a memory
-            if kind == "method" and use in _EMPTIES or kind == "delitem":
+            if not sampled and (kind == "method" and use in _EMPTIES or kind == "delitem"):
                 return False
             grows = grows or kind == "setitem" or kind == "method" and use in _ADDS
     return grows
@@ -96,30 +112,62 @@ def _is_self(value) -> bool:
 
 
 def run(module, pass_=None) -> None:
+    grouped: dict = {}  # the sampling function -> its conversions of a sample, in order
     for op in walk(module):
         if op.name != "host.call" or string_attr(op, "qualname") not in _CONVERSIONS:
             continue
         kept = _kept_collection(op)
         if kept is None or not _grows_and_kept(*kept):
             continue
-        ctx = callgraph.per_step(op, callgraph.training_work)
-        if ctx is None:
-            continue
-        cls, attr = kept
-        made = string_attr(op, "qualname").replace("numpy.", "np.")
-        message = (f"`{made}(...)` converts every item of `self.{attr}` {ctx.phrase(op)}: "
-                   f"`{string_attr(cls, 'sym_name')}` adds to it and never empties it, so each "
-                   f"step walks and copies the whole memory in Python; keep the memory in "
-                   f"preallocated arrays written in place (`self.states[i] = s`) and index "
-                   f"the sample you need")
-        assumptions = []
-        guard = ctx.how_often.assumption(ctx.loop)
-        if guard is not None:
-            assumptions.append(guard)
-        outer = ctx.per_outer_iteration()
-        if outer is not None:
-            assumptions.append(outer)
-        record_hint(op, HINT, message, assumptions, related=[ctx.site])
+        if kept[2]:
+            grouped.setdefault(enclosing_scope(op), []).append((op, kept))
+        else:
+            _report_whole(op, kept)
+    for ops in grouped.values():
+        _report_sample(ops)
+
+
+def _report_whole(op, kept) -> None:
+    ctx = callgraph.per_step(op, callgraph.training_work)
+    if ctx is None:
+        return
+    cls, attr, _ = kept
+    made = string_attr(op, "qualname").replace("numpy.", "np.")
+    message = (f"`{made}(...)` converts every item of `self.{attr}` {ctx.phrase(op)}: "
+               f"`{string_attr(cls, 'sym_name')}` adds to it and never empties it, so each "
+               f"step walks and copies the whole memory in Python; keep the memory in "
+               f"preallocated arrays written in place (`self.states[i] = s`) and index "
+               f"the sample you need")
+    record_hint(op, HINT, message, _frequency(ctx), related=[ctx.site])
+
+
+def _report_sample(ops) -> None:
+    """One hint per sampling function, at its first conversion: the batch is assembled
+    from Python objects field by field (`np.vstack([e.state for e in experiences])`)."""
+    op, (cls, attr, _) = ops[0]
+    ctx = callgraph.per_step(op, callgraph.training_work)
+    if ctx is None:
+        return
+    message = (f"{len(ops)} conversion(s) assemble a batch sampled from `self.{attr}` "
+               f"(`random.sample`) one Python object at a time {ctx.phrase(op)}; keep the "
+               f"memory in preallocated arrays written in place (`self.states[i] = s`) and "
+               f"gather the batch with one index per field (`self.states[idx]`)")
+    device = accelerator(op)
+    assumptions = _frequency(ctx) + [
+        device if device.risk == "low" else Assumption(
+            "accelerator", "", "high", "speculated",
+            device.reason or "nothing shows the program uses a GPU"),
+        Assumption("step-share", f"self.{attr}", "medium", "speculated",
+                   "a batch of tens of items costs a fraction of a millisecond: worth it "
+                   "when the step is short (small networks on a GPU)")]
+    record_hint(op, HINT, message, assumptions,
+                related=[ctx.site, *(other for other, _ in ops[1:])])
+
+
+def _frequency(ctx) -> list[Assumption]:
+    found = [a for a in (ctx.how_often.assumption(ctx.loop), ctx.per_outer_iteration())
+             if a is not None]
+    return found
 
 
 RULE = Rule(
@@ -131,7 +179,8 @@ RULE = Rule(
         name="memory-converted-per-step",
         finds="a tensor or array built on every training step from a comprehension over a "
               "whole collection the program keeps adding to and never empties (a replay "
-              "memory: `torch.tensor([t.s for t in self.replay_buffer])`)",
+              "memory: `torch.tensor([t.s for t in self.replay_buffer])`), or a batch "
+              "sampled from such a memory assembled field by field from Python objects",
         why="each step walks and copies every stored item in Python: the cost grows with "
             "the memory (milliseconds for thousands of items), usually to use a small "
             "sample of it",
@@ -139,6 +188,6 @@ RULE = Rule(
         before="s = torch.tensor([t.s for t in self.memory])[idx]\n",
         after="self.states[self.pos] = s  # when storing, into np.empty((capacity, n))\n"
               "s = torch.from_numpy(self.states[idx])\n",
-        assumptions=("every-iteration", "hot-loop"),
+        assumptions=("every-iteration", "hot-loop", "accelerator", "step-share"),
     ),
 )

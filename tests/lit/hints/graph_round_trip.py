@@ -1,4 +1,6 @@
 # RUN: %check-hints %s
+# RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
+# CHECK: graph_round_trip.py:14: unexpected HARP204
 import numpy as np
 import tensorflow as tf
 import torch
@@ -9,8 +11,11 @@ with torch.no_grad():
     for x in xs:
         a = model(x).numpy()  # torch's .numpy() of a CPU tensor waits for nothing
         b = np.tanh(a) * 2
-        t = torch.from_numpy(b)  # expected-hint HARP204
+        t = torch.from_numpy(b)  # aggressive level: nothing crossed from a device
         v = torch.tensor(x.sum().item() + 1.0)  # expected-hint HARP204
+    for x in xs:
+        a = model(x.cuda()).cpu().numpy()
+        t = torch.from_numpy(np.tanh(a) * 2).cuda()  # expected-hint HARP204
 for step in range(3):
     h = tf.random.normal([4])
     g = tf.constant(h.numpy() ** 2)  # expected-hint HARP204

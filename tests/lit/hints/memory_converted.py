@@ -1,6 +1,6 @@
 # RUN: %check-hints %s
 # RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
-# CHECK: memory_converted.py:124: unexpected HARP207
+# CHECK: memory_converted.py:125: unexpected HARP207
 # HARP207: a whole kept memory converted to a tensor on every training step, with the near
 # misses that must stay silent (a rollout buffer emptied after each update, a sample).
 import random
@@ -46,9 +46,10 @@ class DQN:
         self.memory.append(t)
 
     def update(self):
-        # near miss: a sample of the memory, not the whole of it
+        # a sample of the memory assembled one object at a time: one hint per function
         batch = random.sample(self.memory, 64)
-        s = torch.tensor([t.s for t in batch]).float().to(device)
+        s = torch.tensor([t.s for t in batch]).float().to(device)  # expected-hint HARP207
+        r = torch.tensor([t.r for t in batch]).float().to(device)
         loss = self.net(s).sum()
         self.opt.zero_grad()
         loss.backward()
