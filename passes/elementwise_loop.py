@@ -21,7 +21,6 @@ from harp_ir.analysis import (
     producer,
     record_hint,
     string_attr,
-    tensor_rank,
     value_kind,
     value_name,
     walk,
@@ -29,6 +28,7 @@ from harp_ir.analysis import (
 from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.frontend.names import dotted_name
 from harp_ir.rules import Fix, HintSpec, Rule
+from harp_ir.shapes import tensor_rank
 
 HINT = "HARP401"
 
