@@ -20,6 +20,7 @@ from harp_ir import autograd, notebook
 from harp_ir.analysis import (
     Assumption,
     Frequency,
+    accelerator,
     branches,
     call_arguments,
     called_function,
@@ -73,6 +74,13 @@ class Context:
         if self.chain:
             text += " through " + ", ".join(f"`{function_name(f)}`" for f in self.chain)
         return text
+
+    def accelerator(self, at: ir.Operation) -> Assumption:
+        """The "accelerator" assumption of `at` as the program shows it: the lowest risk
+        among the files on the chain (a replay memory's file places nothing; the agent
+        that calls it does)."""
+        found = [accelerator(o) for o in (at, self.site, *self.chain)]
+        return min(found, key=lambda a: ("low", "medium", "high").index(a.risk))
 
     def per_outer_iteration(self) -> Assumption | None:
         """A high-risk `hot-loop` speculation when the site sits in an inner loop of

@@ -181,10 +181,12 @@ class Task:
 def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
               ) -> tuple[list[Task], list[str]]:
     """Split the inputs into tasks: each directory is one program, lowered and analysed
-    whole in one task (how often a function runs depends on every file that calls it), so
-    workers share out the directories and files given."""
+    whole in one task (how often a function runs depends on every file that calls it), and
+    so are the files given from one folder (`harp analyze main.py agent.py`); workers share
+    out the tasks."""
     tasks, errors = [], []
     seen: set[Path] = set()  # `x.py ./x.py` or a file inside a folder also named
+    beside: dict[Path, int] = {}  # a folder -> the task of the files given from it
     for arg in map(Path, paths):
         if arg.is_dir():
             files, root = tuple(python_files([str(arg)], exclude)[0]), arg
@@ -197,8 +199,17 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
             continue
         targets = tuple(f for f in files if f.resolve() not in seen)
         seen.update(f.resolve() for f in targets)
-        if targets:
-            tasks.append(Task(root, files, targets))
+        if not targets:
+            continue
+        if arg.is_file():  # files given side by side are one program (main.py, agent.py)
+            folder = root.resolve()
+            if folder in beside:
+                task = tasks[beside[folder]]
+                tasks[beside[folder]] = Task(task.root, task.program + targets,
+                                             task.targets + targets)
+                continue
+            beside[folder] = len(tasks)
+        tasks.append(Task(root, files, targets))
     return tasks, errors
 
 

@@ -18,10 +18,11 @@ and the step runs on most iterations.
 
 from __future__ import annotations
 
+from torch_mlir import ir
+
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
-    accelerator,
     class_methods,
     enclosing_scope,
     producer,
@@ -44,16 +45,11 @@ _EMPTIES = ("clear",)
 
 
 def _kept_collection(call):
-    """(class, attribute, sampled) when the call's first argument is a comprehension whose
-    outer loop walks `self.attr` (sampled False), or a local bound once to
-    `random.sample(self.attr, k)` (sampled True); else None."""
-    comp = producer(call.operands[1]) if len(call.operands) > 1 else None
-    if comp is None or comp.name != "host.comprehension":
-        return None
-    loops = [o for o in comp.regions[0].blocks[0].operations if o.operation.name == "host.for"]
-    if not loops:
-        return None
-    walked = producer(loops[0].operation.operands[0])
+    """(class, attribute, sampled) when the call converts, element by element, a
+    comprehension whose outer loop walks `self.attr` (sampled False) or a local bound once
+    to `random.sample(self.attr, k)` (sampled True), or converts each field of such a
+    sample (`map(np.stack, zip(*batch))`, sampled True); else None."""
+    walked = _walked_by_comprehension(call) if _converts(call) else _zipped_fields(call)
     sampled = False
     if walked is not None and walked.name == "host.load":
         bound = stored_once(walked)
@@ -66,6 +62,34 @@ def _kept_collection(call):
         return None
     cls = self_class(walked.operands[0])
     return (cls, string_attr(walked, "attr"), sampled) if cls is not None else None
+
+
+def _converts(call) -> bool:
+    return string_attr(call, "qualname") in _CONVERSIONS
+
+
+def _walked_by_comprehension(call):
+    """The op whose value the outer loop of the call's comprehension argument walks."""
+    comp = producer(call.operands[1]) if len(call.operands) > 1 else None
+    if comp is None or comp.name != "host.comprehension":
+        return None
+    loops = [o for o in comp.regions[0].blocks[0].operations if o.operation.name == "host.for"]
+    return producer(loops[0].operation.operands[0]) if loops else None
+
+
+def _zipped_fields(call):
+    """For `map(np.stack, zip(*batch))`: the op that makes `batch`; else None."""
+    callee = producer(call.operands[0])
+    if callee is None or callee.name != "host.load" or string_attr(callee, "name") != "map" \
+            or string_attr(callee, "scope") != "builtin" or len(call.operands) != 3:
+        return None
+    function, zipped = (producer(v) for v in list(call.operands)[1:])
+    if function is None or string_attr(function, "qualname") not in _CONVERSIONS or \
+            zipped is None or string_attr(zipped, "qualname") != "builtins.zip" or \
+            len(zipped.operands) != 2 or \
+            [ir.StringAttr(k).value for k in ir.ArrayAttr(zipped.attributes["kwnames"])] != ["*"]:
+        return None
+    return producer(zipped.operands[1])
 
 
 def _grows_and_kept(cls, attr: str, sampled: bool = False) -> bool:
@@ -114,7 +138,7 @@ def _is_self(value) -> bool:
 def run(module, pass_=None) -> None:
     grouped: dict = {}  # the sampling function -> its conversions of a sample, in order
     for op in walk(module):
-        if op.name != "host.call" or string_attr(op, "qualname") not in _CONVERSIONS:
+        if op.name != "host.call":
             continue
         kept = _kept_collection(op)
         if kept is None or not _grows_and_kept(*kept):
@@ -148,11 +172,12 @@ def _report_sample(ops) -> None:
     ctx = callgraph.per_step(op, callgraph.training_work)
     if ctx is None:
         return
-    message = (f"{len(ops)} conversion(s) assemble a batch sampled from `self.{attr}` "
-               f"(`random.sample`) one Python object at a time {ctx.phrase(op)}; keep the "
-               f"memory in preallocated arrays written in place (`self.states[i] = s`) and "
-               f"gather the batch with one index per field (`self.states[idx]`)")
-    device = accelerator(op)
+    count = f"{len(ops)} conversions" if len(ops) > 1 else "a conversion per field"
+    message = (f"a batch sampled from `self.{attr}` (`random.sample`) is assembled from "
+               f"Python objects one at a time ({count}) {ctx.phrase(op)}; keep the memory "
+               f"in preallocated arrays written in place (`self.states[i] = s`) and gather "
+               f"the batch with one index per field (`self.states[idx]`)")
+    device = ctx.accelerator(op)
     assumptions = _frequency(ctx) + [
         device if device.risk == "low" else Assumption(
             "accelerator", "", "high", "speculated",

@@ -19,7 +19,6 @@ from __future__ import annotations
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
-    accelerator,
     describe_loop,
     producer,
     record_hint,
@@ -117,7 +116,7 @@ def run(module, pass_=None) -> None:
                    f"update them all at once with `torch._foreach_*` ops over the parameter "
                    f"lists (a soft update `t = tau * p + (1 - tau) * t` is "
                    f"`torch._foreach_lerp_(targets, params, tau)`)")
-        device = accelerator(loop)
+        device = ctx.accelerator(loop)
         if device.risk != "low":  # launches cost microseconds each only on a GPU
             device = Assumption("accelerator", "", "high", "speculated",
                                 device.reason or "nothing shows the program uses a GPU")

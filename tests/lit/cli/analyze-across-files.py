@@ -7,3 +7,6 @@
 # RUN: %expect-exit 1 %harp analyze --level aggressive %S/Inputs/agent_program > %t.agg
 # RUN: FileCheck %s --check-prefix=AGGRESSIVE < %t.agg
 # AGGRESSIVE: agent.py:22:15: HARP303 missing-no-grad: `self.local(...)` runs the model's forward with autograd recording on every iteration of the `while` loop (line 9) in main.py through `Agent.act`, but what it computes never reaches backward() (it ends in `.argmax()`)
+# Files given side by side from one folder are one program too.
+# RUN: %expect-exit 1 %harp analyze %S/Inputs/agent_program/main.py %S/Inputs/agent_program/agent.py > %t.files
+# RUN: FileCheck %s --check-prefix=DEFAULT < %t.files

@@ -1,6 +1,6 @@
 # RUN: %check-hints %s
 # RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
-# CHECK: memory_converted.py:125: unexpected HARP207
+# CHECK: memory_converted.py:144: unexpected HARP207
 # HARP207: a whole kept memory converted to a tensor on every training step, with the near
 # misses that must stay silent (a rollout buffer emptied after each update, a sample).
 import random
@@ -95,6 +95,24 @@ class Bounded:
         self.opt.step()
 
 
+class Sampler:
+    def __init__(self):
+        self.net = nn.Linear(3, 1).to(device)
+        self.opt = torch.optim.Adam(self.net.parameters())
+        self.buffer = []
+
+    def store(self, t):
+        self.buffer.append(t)
+
+    def update(self):
+        batch = random.sample(self.buffer, 256)
+        s, a, r = map(np.stack, zip(*batch))  # expected-hint HARP207
+        loss = self.net(torch.from_numpy(s).float().to(device)).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
 def run(agent, env):
     for step in range(100000):
         s, r = env.step()
@@ -108,6 +126,7 @@ def main(env):
     run(DQN(), env)
     run(PPO(), env)
     run(Bounded(), env)
+    run(Sampler(), env)
 
 
 
