@@ -75,12 +75,22 @@ class Context:
             text += " through " + ", ".join(f"`{function_name(f)}`" for f in self.chain)
         return text
 
-    def accelerator(self, at: ir.Operation) -> Assumption:
-        """The "accelerator" assumption of `at` as the program shows it: the lowest risk
-        among the files on the chain (a replay memory's file places nothing; the agent
-        that calls it does)."""
-        found = [accelerator(o) for o in (at, self.site, *self.chain)]
-        return min(found, key=lambda a: ("low", "medium", "high").index(a.risk))
+    def on_gpu(self, at: ir.Operation) -> Assumption:
+        """The "accelerator" assumption of a benefit that exists only on a GPU (launches,
+        a short step), as the program shows it: low risk when a file on the chain places
+        tensors there (a replay memory's file places nothing; the agent that calls it
+        does), high otherwise."""
+        found = min((accelerator(o) for o in (at, self.site, *self.chain)),
+                    key=lambda a: ("low", "medium", "high").index(a.risk))
+        return found if found.risk == "low" else Assumption(
+            "accelerator", "", "high", "speculated",
+            found.reason or "nothing shows the program uses a GPU")
+
+    def frequency_assumptions(self) -> list[Assumption]:
+        """What a per-step hint rests on about how often this context runs it: the guard
+        on the chain, and whether it runs once per episode or epoch."""
+        return [a for a in (self.how_often.assumption(self.loop), self.per_outer_iteration())
+                if a is not None]
 
     def per_outer_iteration(self) -> Assumption | None:
         """A high-risk `hot-loop` speculation when the site sits in an inner loop of

@@ -162,7 +162,7 @@ def _report_whole(op, kept) -> None:
                f"step walks and copies the whole memory in Python; keep the memory in "
                f"preallocated arrays written in place (`self.states[i] = s`) and index "
                f"the sample you need")
-    record_hint(op, HINT, message, _frequency(ctx), related=[ctx.site])
+    record_hint(op, HINT, message, ctx.frequency_assumptions(), related=[ctx.site])
 
 
 def _report_sample(ops) -> None:
@@ -177,22 +177,13 @@ def _report_sample(ops) -> None:
                f"Python objects one at a time ({count}) {ctx.phrase(op)}; keep the memory "
                f"in preallocated arrays written in place (`self.states[i] = s`) and gather "
                f"the batch with one index per field (`self.states[idx]`)")
-    device = ctx.accelerator(op)
-    assumptions = _frequency(ctx) + [
-        device if device.risk == "low" else Assumption(
-            "accelerator", "", "high", "speculated",
-            device.reason or "nothing shows the program uses a GPU"),
+    assumptions = ctx.frequency_assumptions() + [
+        ctx.on_gpu(op),
         Assumption("step-share", f"self.{attr}", "medium", "speculated",
                    "a batch of tens of items costs a fraction of a millisecond: worth it "
                    "when the step is short (small networks on a GPU)")]
     record_hint(op, HINT, message, assumptions,
                 related=[ctx.site, *(other for other, _ in ops[1:])])
-
-
-def _frequency(ctx) -> list[Assumption]:
-    found = [a for a in (ctx.how_often.assumption(ctx.loop), ctx.per_outer_iteration())
-             if a is not None]
-    return found
 
 
 RULE = Rule(

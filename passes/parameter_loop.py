@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from harp_ir import callgraph
 from harp_ir.analysis import (
-    Assumption,
     describe_loop,
     producer,
     record_hint,
@@ -116,17 +115,8 @@ def run(module, pass_=None) -> None:
                    f"update them all at once with `torch._foreach_*` ops over the parameter "
                    f"lists (a soft update `t = tau * p + (1 - tau) * t` is "
                    f"`torch._foreach_lerp_(targets, params, tau)`)")
-        device = ctx.accelerator(loop)
-        if device.risk != "low":  # launches cost microseconds each only on a GPU
-            device = Assumption("accelerator", "", "high", "speculated",
-                                device.reason or "nothing shows the program uses a GPU")
-        assumptions = [device]
-        guard = ctx.how_often.assumption(ctx.loop)
-        if guard is not None:
-            assumptions.append(guard)
-        outer = ctx.per_outer_iteration()
-        if outer is not None:
-            assumptions.append(outer)
+        # launches cost microseconds each only on a GPU
+        assumptions = [ctx.on_gpu(loop), *ctx.frequency_assumptions()]
         record_hint(loop, HINT, message, assumptions, related=[ctx.site])
 
 
