@@ -1,12 +1,23 @@
 """A flake8 plugin, so harp's hints show up where people already lint:
 
-    pip install harp flake8 && flake8 --select=HARP train.py
-    flake8 --select=HARP --filename='*.ipynb' nb.ipynb   # notebooks, read with nbformat
+    pip install harp flake8 && flake8 --select=HRP train.py
+    flake8 --select=HRP --filename='*.ipynb' nb.ipynb   # notebooks, read with nbformat
+
+flake8 (5.0 and later) accepts only codes of one to three letters and up to three digits,
+so HARP201 is reported as HRP201 (`# noqa: HRP201`), with harp's own id in the message.
 """
 
 from __future__ import annotations
 
 from harp_ir import __version__
+
+#: the plugin's code prefix: flake8 wants `[A-Z]{1,3}[0-9]{0,3}`
+PREFIX = "HRP"
+
+
+def flake8_code(hint_id: str) -> str:
+    """`HARP201` -> `HRP201`."""
+    return PREFIX + hint_id.removeprefix("HARP")
 
 
 class HarpChecker:
@@ -32,4 +43,5 @@ class HarpChecker:
         for h in found:
             # flake8 knows no cells: a notebook's hint names its cell in the message
             where = f"cell {h.span.cell}:{h.span.line}: " if h.span.cell is not None else ""
-            yield h.span.line, h.span.col - 1, f"{h.id} {h.name}: {where}{h.message}", type(self)
+            yield (h.span.line, h.span.col - 1,
+                   f"{flake8_code(h.id)} {h.name} ({h.id}): {where}{h.message}", type(self))
