@@ -84,12 +84,17 @@ def parse(source: str, filename: str) -> cst.Module:
     under Python's default recursion limit: what CPython itself would refuse to compile."""
     raised = sys.getrecursionlimit()
     sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
+    python_error = None
     try:
         ast.parse(source)
     except (RecursionError, MemoryError):
         raise _too_deep(filename) from None
-    except (SyntaxError, ValueError):
-        pass  # libcst reports it (or accepts newer syntax)
+    except SyntaxError as e:
+        python_error = e  # reported as Python words it, unless libcst reads newer syntax
+        if e.msg.startswith("too many nested"):  # CPython's own limit, in every version
+            raise _python_error(filename, e) from None
+    except ValueError:
+        pass  # null bytes: libcst reports them
     finally:
         sys.setrecursionlimit(raised)
     try:
@@ -97,8 +102,17 @@ def parse(source: str, filename: str) -> cst.Module:
     except RecursionError:
         raise _too_deep(filename) from None
     except cst.ParserSyntaxError as e:
+        if python_error is not None:
+            raise _python_error(filename, python_error) from None
         message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
         raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
+
+
+def _python_error(filename: str, error: SyntaxError) -> FrontendError:
+    """A syntax error at the line and column Python gives, in Python's words."""
+    return FrontendError(filename, error.lineno or 1, error.offset or 1,
+                         f"invalid syntax: {error.msg}" if error.msg != "invalid syntax"
+                         else "invalid syntax")
 
 
 def positions(tree: cst.Module) -> dict:

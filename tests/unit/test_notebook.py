@@ -187,7 +187,7 @@ def test_flake8_plugin_names_the_cell(tmp_path):
     [(line, col, message, _)] = [r for r in HarpChecker(None, str(path)).run()
                                  if "HARP201" in r[2]]
     assert (line, col) == (5, 15)
-    assert message.startswith("HARP201 host-sync-in-loop: cell 4:5: ")
+    assert message.startswith("HRP201 host-sync-in-loop (HARP201): cell 4:5: ")
 
 
 def test_apply_declines_a_notebook_holding_harps_cell_marker(tmp_path, capsys):

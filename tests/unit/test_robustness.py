@@ -122,3 +122,29 @@ def test_config_exclude_joins_the_command_line(tmp_path, capsys):
                         str(tmp_path)])
     files = [Path(h["span"]["file"]).name for h in json.loads(capsys.readouterr().out)["hints"]]
     assert status == 1 and files == ["train.py"]
+
+
+@pytest.mark.parametrize("source", [
+    "def f(:\n    pass\n",
+    "x = (1,\ny = 2\n",
+    'print "hi"\n',
+    "if x\n    pass\n",
+    "a = [1, 2\n\n\nb = 3\n",
+    "class A:\npass\n",
+    "x = " + "(" * 1000 + "1" + ")" * 1000 + "\n",
+])
+def test_syntax_errors_are_where_and_as_python_says(tmp_path, capsys, source):
+    """The line, column and words of Python's own SyntaxError (what users see from
+    `python file.py`), not libcst's parser state; nesting Python refuses is an error."""
+    import ast
+
+    with pytest.raises(SyntaxError) as python:
+        ast.parse(source)
+    path = tmp_path / "bad.py"
+    path.write_text(source)
+    status, out, errors = analyze_json(capsys, path)
+    assert (status, out["hints"]) == (2, [])
+    [line] = errors.splitlines()
+    e = python.value
+    assert line.startswith(f"{path}:{e.lineno}:{e.offset}: error: invalid syntax")
+    assert e.msg in line
