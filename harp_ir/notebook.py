@@ -201,8 +201,15 @@ def split(source: str, magics: dict[int, str]) -> dict[int, str]:
 
 
 def rewrite(path: Path, old_source: str, new_source: str) -> str:
-    """The notebook file's new text, with the cells the fixes changed and nothing else."""
-    text = path.read_text(encoding="utf-8")
+    """The notebook file's new text, with the cells the fixes changed and nothing else:
+    its line endings (CRLF from Windows) and its final newline, or none, as they were."""
+    raw = path.read_bytes().decode("utf-8")
+    crlf = "\r\n" in raw
+    if crlf and raw.count("\r\n") != raw.count("\n"):
+        raise NotebookError(str(path), None, 1, 1,
+                            "not rewritten: it mixes CRLF and LF line endings, which the "
+                            "rewrite would not keep exactly")
+    text = raw.replace("\r\n", "\n")
     nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
     if nbformat.writes(nb, version=nbformat.NO_CONVERT).rstrip("\n") != text.rstrip("\n"):
         raise NotebookError(str(path), None, 1, 1,
@@ -222,5 +229,6 @@ def rewrite(path: Path, old_source: str, new_source: str) -> str:
         if source != before[number]:
             trailing = cell.source[len(cell.source.rstrip("\n")):]
             cell.source = source + trailing
-    out = nbformat.writes(nb, version=nbformat.NO_CONVERT)
-    return out if text.endswith("\n") else out.rstrip("\n")
+    out = nbformat.writes(nb, version=nbformat.NO_CONVERT).rstrip("\n")
+    out += "\n" if text.endswith("\n") else ""
+    return out.replace("\n", "\r\n") if crlf else out

@@ -219,3 +219,32 @@ def test_a_notebook_beside_a_py_file_of_the_same_stem_keeps_its_hints(tmp_path, 
     assert harp.main(["analyze", str(tmp_path / "train.ipynb")]) == 1
     alone = capsys.readouterr().out
     assert "train.ipynb:cell 4:5:16: HARP201" in alone
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("final", [True, False])
+def test_apply_keeps_line_endings_and_the_final_newline(tmp_path, capsys, newline, final):
+    """A notebook saved with CRLF line endings (Windows), with or without a final
+    newline, keeps them: only the fixed cell's text changes."""
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path)
+    text = path.read_text().rstrip("\n") + ("\n" if final else "")
+    path.write_bytes(text.replace("\n", newline).encode())
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 0
+    assert "fixed HARP201" in capsys.readouterr().out
+    data = path.read_bytes().decode()
+    assert data.endswith(newline) == final
+    assert data.count(newline) == data.count("\n")  # every line ends the same way
+    after = nbformat.reads(data, as_version=nbformat.NO_CONVERT)
+    assert "loss.item()" not in after.cells[3].source
+
+
+def test_apply_declines_mixed_line_endings(tmp_path, capsys):
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path)
+    lines = path.read_text().split("\n")
+    data = ("\r\n".join(lines[:10]) + "\n" + "\n".join(lines[10:])).encode()
+    path.write_bytes(data)
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert "mixes CRLF and LF" in capsys.readouterr().err
+    assert path.read_bytes() == data
