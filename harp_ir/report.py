@@ -160,7 +160,7 @@ def cell_span(where: Span) -> Span:
     return replace(where, cell=start[0], line=start[1], end_line=end_line)
 
 
-def _notebook_errors(path: Path) -> list[str]:
+def notebook_errors(path: Path) -> list[str]:
     """The cells of a notebook that are not Python (they are left out of the analysis)."""
     try:
         return [str(e) for e in notebook.joined(path).errors]
@@ -222,7 +222,7 @@ def run_task(task: Task) -> tuple[list[Hint], list[str]]:
         if str(path) in wanted:
             program.lower(name)
     errors = [str(e) for e in program.errors if e.filename in wanted]
-    errors += [e for t in task.targets if notebook.is_notebook(t) for e in _notebook_errors(t)]
+    errors += [e for t in task.targets if notebook.is_notebook(t) for e in notebook_errors(t)]
     try:
         found = [in_cells(h) for h in analyze_module(program.module)
                  if h.span.file in wanted]

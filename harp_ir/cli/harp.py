@@ -25,7 +25,7 @@ from harp_ir.frontend.lower import lower_file
 from harp_ir.frontend.source import FrontendError, decode_source, read_source
 from harp_ir.pipeline import build
 from harp_ir.refactor import SourceFile, WriteError, refactor_source
-from harp_ir.report import analyze_paths, in_cells, jobs_for, python_files
+from harp_ir.report import analyze_paths, in_cells, jobs_for, notebook_errors, python_files
 from harp_ir.trace import TraceError, add_traces, load_spec
 
 
@@ -170,6 +170,10 @@ def cmd_refactor(args) -> int:
                 print(f"{path}:1:1: error: cannot read: {e.strerror or e}", file=sys.stderr)
                 status = 2
                 continue
+            if notebook.is_notebook(path):  # a cell that is not Python is left out
+                for error in notebook_errors(path):
+                    print(error, file=sys.stderr)
+                    status = 2
             for h, reason in outcome.declined:
                 print(f"{in_cells(h).span}: {h.id} not fixed: {reason}", file=sys.stderr)
             if outcome.source != outcome.original:

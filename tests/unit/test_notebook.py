@@ -248,3 +248,18 @@ def test_apply_declines_mixed_line_endings(tmp_path, capsys):
     assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
     assert "mixes CRLF and LF" in capsys.readouterr().err
     assert path.read_bytes() == data
+
+
+def test_refactor_reports_a_cell_it_cannot_parse(tmp_path, capsys):
+    """As `analyze` does: the cell is named, the exit status is 2, the other cells are
+    still fixed."""
+    path = tmp_path / "nb.ipynb"
+    cells = make_notebook(tmp_path / "base.ipynb").cells
+    cells.insert(1, new_code_cell('print "a Python 2 cell"'))
+    make_notebook(path, cells)
+    assert harp.main(["refactor", "--select", "HARP201", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert f"{path}:cell 2:1:1: error: Missing parentheses in call to 'print'" in captured.err
+    assert "loss.item()" in captured.out  # the diff of the training cell's fix
+    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert "fixed HARP201" in capsys.readouterr().out
