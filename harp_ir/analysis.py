@@ -820,20 +820,26 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
         kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
                                                                   pure=("pure", "sync"))])
-        if kind:
-            pass
-        elif any(o.name == "host.compare" and [ir.StringAttr(a).value for a in
-                 ir.ArrayAttr(o.attributes["ops"])] == ["eq"] and
-                 any(constant_value(v) is not NOT_CONSTANT for v in o.operands) for o in ops):
+        if not kind and any(tests_one_value(o) for o in ops):
             kind = "once"
-        elif _leaves_loop(if_op, loop):
-            kind = "last"  # `if done: ...; break`, or `if done:` in `while not done:`
-        else:
-            kind = "conditional"
+        elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
+            kind = "last" if _leaves_loop(if_op, loop) else "conditional"
         rank = ("always", "conditional", "last", "once", "periodic")
         if rank.index(kind) > rank.index(found.kind):
             found = Frequency(text or "the condition", kind)
     return found
+
+
+def tests_one_value(op: ir.Operation, ints_only: bool = False) -> bool:
+    """`x == c`: a test for one value (with `ints_only`, an int: `self.t_step == 0`, not
+    a setting such as `mode == "train"`), which picks some iterations or calls."""
+    if op.name != "host.compare" or \
+            [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["ops"])] != ["eq"]:
+        return False
+    found = [constant_value(v) for v in op.operands]
+    if ints_only:
+        return any(isinstance(c, int) and not isinstance(c, bool) for c in found)
+    return any(c is not NOT_CONSTANT for c in found)
 
 
 def modulus_kind(ops: list[ir.Operation]) -> str:
@@ -1347,11 +1353,7 @@ def _classes_bound(value: ir.Value) -> list[ir.Operation]:
                                       host_module(load) or scope) for s in stores]
         if stores and all(c is not None for c in classes):
             return classes
-    passed = passed_arguments(value)
-    if not passed:
-        return []
-    with _one_level_of_parameters():
-        classes = [instance_class(argument, call) for argument, call in passed]
+    classes = _passed_classes(value)
     return classes if all(c is not None for c in classes) else []
 
 
@@ -1392,12 +1394,18 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
         cls = _constructed_class(definition(value, where), host_module(at) or where)
         if cls is not None:
             return cls
+    classes = _passed_classes(value)
+    return classes[0] if classes and all(same_op(c, classes[0]) for c in classes) else None
+
+
+def _passed_classes(value: ir.Value) -> list[ir.Operation | None]:
+    """For a parameter: the program class of what each call of its function passes for
+    it (None where unknown); [] when there are no such calls."""
     passed = passed_arguments(value)
     if not passed:
-        return None
+        return []
     with _one_level_of_parameters():  # the arguments' own classes: no further parameters
-        classes = [instance_class(argument, call) for argument, call in passed]
-    return classes[0] if all(same_op(c, classes[0]) for c in classes) else None
+        return [instance_class(argument, call) for argument, call in passed]
 
 
 def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Operation | None:

@@ -26,7 +26,6 @@ from harp_ir.analysis import (
     called_function,
     called_functions,
     calls_of,
-    constant_value,
     definition,
     describe_loop,
     does_model_work,
@@ -43,6 +42,7 @@ from harp_ir.analysis import (
     program_trains,
     same_op,
     string_attr,
+    tests_one_value,
     walk,
 )
 
@@ -129,16 +129,6 @@ def _rarer(a: Frequency, b: Frequency) -> Frequency:
     return a if _RANK.index(a.kind) >= _RANK.index(b.kind) else b
 
 
-def _equals_int(op: ir.Operation) -> bool:
-    """`x == 0`: a test for one value of an int counter (`self.t_step == 0` after
-    `self.t_step = (self.t_step + 1) % UPDATE_EVERY`) picks some calls, not most."""
-    if op.name != "host.compare" or \
-            [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["ops"])] != ["eq"]:
-        return False
-    return any(isinstance(constant_value(v), int) and not isinstance(constant_value(v), bool)
-               for v in op.operands)
-
-
 def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
     """How often `op` runs per call of `func` (no loop between them): always, or under the
     `if`s around it, the rarest first: a modulus or a test for one int (`self.t_step == 0`)
@@ -147,11 +137,11 @@ def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
     for if_op, region in branches(op, func):
         cond = producer(if_op.operands[0])
         ops = list(expression_ops(if_op.operands[0]))
-        kind = modulus_kind(ops) or ("once" if any(_equals_int(o) for o in ops)
-                                     else "conditional")
+        kind = modulus_kind(ops) or ("once" if any(tests_one_value(o, ints_only=True)
+                                                   for o in ops) else "conditional")
         here = Frequency(string_attr(cond, "harp.source") if cond is not None else
                          "the condition", kind if region == 0 else "conditional")
-        found = _rarer(here, found) if found.kind != "always" else here
+        found = _rarer(here, found)
     return found
 
 
