@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import fnmatch
+import multiprocessing
 import os
 import re
 import signal
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -274,8 +274,11 @@ def analyze_paths(paths: list[str], jobs: int = 1,
     tasks, errors = tasks_for(paths, jobs, exclude)
     total, done, found = sum(len(t.targets) for t in tasks), 0, []
     if jobs > 1:
-        with ProcessPoolExecutor(jobs, initializer=_ignore_interrupts) as pool:
-            results = pool.map(_run_task_in_worker, tasks)
+        # multiprocessing's pool, not concurrent.futures': on Ctrl-C (once or twice) its
+        # exit terminates the workers, where an executor's exit waits for every queued task
+        # and a second Ctrl-C in that wait left harp hung at interpreter exit
+        with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
+            results = pool.imap(_run_task_in_worker, tasks)
             for task, (hints, errs) in zip(tasks, results, strict=True):
                 found += hints
                 errors += errs

@@ -90,14 +90,18 @@ def test_a_fifo_is_not_read(tmp_path, capsys):
     assert status == 2
 
 
-def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, presses):
+    """Once or twice (a second Ctrl-C while the workers stop used to hang harp)."""
     for i in range(200):  # far more work than the wait: the signal lands mid-analysis
         (tmp_path / f"m{i}.py").write_text(HOT * 20)
     harp_bin = Path(sys.executable).with_name("harp")
     proc = subprocess.Popen([str(harp_bin), "analyze", "-j", "2", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(8)  # past start-up (imports) even on a loaded machine
-    proc.send_signal(signal.SIGINT)
+    for _ in range(presses):
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.5)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err == "harp: interrupted\n"
 
