@@ -153,26 +153,69 @@ class SourceFile:
             st = target.stat()
             if not st.st_mode & stat.S_IWUSR:
                 raise WriteError("read-only: not rewritten")
-            if target.read_bytes() != self.data:
-                raise WriteError("changed since harp read it: not rewritten (run again)")
             if st.st_nlink > 1 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-                with open(target, "r+b") as f:  # in place: keeps hard links and owner
-                    f.write(new)
-                    f.truncate()
+                self._write_in_place(target, new)  # keeps hard links and owner
             else:
-                write_atomically(target, new)
+                write_atomically(target, new, expected=self.data)
         except OSError as e:
             raise WriteError(e.strerror or str(e)) from None
 
+    def _write_in_place(self, target: Path, new: bytes) -> None:
+        with open(target, "r+b") as f:
+            if f.read() != self.data:  # read through the handle that writes
+                raise WriteError(CHANGED)
+            f.seek(0)
+            f.write(new)
+            f.truncate()
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` in one step: a crash leaves the old file or the new one."""
+
+#: why a file another program changed while harp worked on it is left alone
+CHANGED = "changed since harp read it: not rewritten (run again)"
+
+
+def write_atomically(path: Path, data: bytes, expected: bytes | None = None) -> None:
+    """Replace `path` with `data` in one step: a crash leaves the old file or the new one.
+
+    With `expected`, a compare-and-swap: the file must still hold `expected` when the new
+    one takes its place. It is compared after the new content is on disk, just before the
+    rename, and the old file (kept under a second name while the rename happens) once more
+    after it: an edit that landed in between (an editor's save, a `>>` append) is put back
+    and the write refused (`WriteError`), never lost."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".harp")
+    kept = None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.chmod(tmp, path.stat().st_mode)
+        if expected is not None:
+            kept = _second_name(path)
+            if path.read_bytes() != expected:
+                raise WriteError(CHANGED)
         os.replace(tmp, path)
+        if kept is not None and kept.read_bytes() != expected:
+            os.replace(kept, path)  # the edit made during the swap is the file again
+            kept = None
+            raise WriteError(CHANGED)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        if kept is not None:
+            kept.unlink(missing_ok=True)
+
+
+def _second_name(path: Path) -> Path | None:
+    """A hard link to `path`'s current file, so that the file a rename replaces can still
+    be read (and put back); None where the file system has no hard links."""
+    for i in range(100):
+        name = path.with_name(f".{path.name}.{os.getpid()}.{i}.harp-old")
+        try:
+            os.link(path, name)
+            return name
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+    return None

@@ -3,6 +3,7 @@ links, mode; it refuses read-only and concurrently edited files and goes on with
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,68 @@ def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path):
     with pytest.raises(WriteError, match="changed since"):
         original.write(AFTER)
     assert path.read_text().endswith("# edited meanwhile\n")
+
+
+def _edit_meanwhile(path: Path):
+    with open(path, "a") as f:  # another program's append, as `>>` makes it
+        f.write("# edited meanwhile\n")
+
+
+def test_an_edit_made_while_the_new_file_is_written_is_not_lost(tmp_path, monkeypatch):
+    path = tmp_path / "f.py"
+    path.write_text(BEFORE)
+    original = SourceFile.read(path)
+    mkstemp = tempfile.mkstemp
+
+    def edit_then_mkstemp(*args, **kwargs):
+        _edit_meanwhile(path)
+        return mkstemp(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", edit_then_mkstemp)
+    with pytest.raises(WriteError, match="changed since"):
+        original.write(AFTER)
+    assert path.read_text() == BEFORE + "# edited meanwhile\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.py"]  # nothing left behind
+
+
+def test_an_edit_made_at_the_rename_is_put_back(tmp_path, monkeypatch):
+    """The compare-and-swap: an edit between the last check and the rename lands in the
+    file the rename replaces; harp puts that file back and refuses."""
+    path = tmp_path / "f.py"
+    path.write_text(BEFORE)
+    original = SourceFile.read(path)
+    replace = os.replace
+
+    def edit_then_replace(src, dst):
+        if Path(dst) == path and str(src).endswith(".harp"):
+            _edit_meanwhile(path)
+        return replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", edit_then_replace)
+    with pytest.raises(WriteError, match="changed since"):
+        original.write(AFTER)
+    assert path.read_text() == BEFORE + "# edited meanwhile\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.py"]
+
+
+def test_an_edit_to_a_hard_linked_file_is_not_lost(tmp_path, monkeypatch):
+    path = tmp_path / "f.py"
+    path.write_text(BEFORE)
+    os.link(path, tmp_path / "g.txt")  # written in place, through one handle
+    original = SourceFile.read(path)
+    stat_of, edits = Path.stat, []
+
+    def edit_after_stat(self, *args, **kwargs):
+        result = stat_of(self, *args, **kwargs)
+        if self == path and not edits:  # once, after harp looked at the file
+            edits.append(_edit_meanwhile(path))
+        return result
+
+    monkeypatch.setattr(Path, "stat", edit_after_stat)
+    with pytest.raises(WriteError, match="changed since"):
+        original.write(AFTER)
+    monkeypatch.undo()
+    assert path.read_text() == BEFORE + "# edited meanwhile\n"
 
 
 def test_text_the_encoding_cannot_hold_is_not_written(tmp_path):
