@@ -15,11 +15,14 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import nbformat
 
 #: a number as programs print it: 3, -0.25, 1e-05, 1.5E+3, nan, inf
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)")
@@ -37,19 +40,49 @@ class Run:
 
 
 def run_command(command: str, cwd: Path, timeout: float) -> Run:
-    """Run `command` through the shell in `cwd`; a timeout is exit status 124."""
+    """Run `command` through the shell in `cwd`, in a session of its own: on a timeout
+    (exit status 124) or Ctrl-C, its whole process group is killed, so nothing it started
+    is left running."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     start = time.perf_counter()
+    proc = subprocess.Popen(command, shell=True, cwd=cwd, env=env, text=True,
+                            errors="replace", stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
     try:
-        done = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, text=True,
-                              errors="replace", timeout=timeout, env=env)
-        status, out, err = done.returncode, done.stdout, done.stderr
-    except subprocess.TimeoutExpired as e:
-        status = 124
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else \
-            (e.stdout or "")
-        err = f"timed out after {timeout:g} s"
+        out, err = proc.communicate(timeout=timeout)
+        status = proc.returncode
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        out, _ = proc.communicate()
+        status, err = 124, f"timed out after {timeout:g} s"
+    except BaseException:
+        _kill_group(proc)
+        proc.communicate()
+        raise
     return Run(status, out, err, time.perf_counter() - start)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:  # the group has gone already
+        pass
+
+
+def stopped_at_once(path: Path, data: bytes) -> bytes:
+    """`path`'s content made to stop as soon as it runs (a notebook: in its first cell):
+    a run of CMD that behaves the same with it never ran that file."""
+    stop = f"raise SystemExit('harp --verify: {path.name} ran')\n"
+    if path.suffix != ".ipynb":
+        return stop.encode()
+    try:
+        metadata = nbformat.reads(data.decode("utf-8"), as_version=4).metadata
+    except Exception:  # an unreadable notebook: any notebook that stops will do
+        metadata = {}
+    nb = nbformat.v4.new_notebook(metadata=metadata,
+                                  cells=[nbformat.v4.new_code_cell(stop.strip())])
+    return nbformat.writes(nb).encode()
 
 
 def difference(a: Run, b: Run, rtol: float, atol: float) -> str:

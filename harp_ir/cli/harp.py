@@ -226,10 +226,13 @@ def _verified(args, feedback, fixed):
     with tempfile.TemporaryDirectory(prefix="harp-verify-") as tmp:
         copy = verify.copy_project(root, Path(tmp))
 
-        def run_with(allowed) -> verify.Run:
+        def run_with(allowed, stopped: Path | None = None) -> verify.Run:
             for path, original, text, _ in fixed:
                 chosen = {k for p, k in allowed if p == path}
                 target = copy / path.resolve().relative_to(root)
+                if path == stopped:
+                    target.write_bytes(verify.stopped_at_once(path, original.data))
+                    continue
                 if not chosen:
                     target.write_bytes(original.data)
                     continue
@@ -249,7 +252,17 @@ def _verified(args, feedback, fixed):
             raise _VerifyError(f"CMD fails on the unchanged program (exit {before.status}: "
                                f"{last}): there is no behaviour to compare")
         say(f"harp: verify: unchanged program: {before.describe()}")
-        candidates = [(path, key) for path, _, _, outcome in fixed for key in outcome.keys]
+        unrun = {path for path, *_ in fixed
+                 if not verify.difference(before, run_with([], stopped=path), args.rtol,
+                                          args.atol)}
+        for path in sorted(unrun):
+            say(f"{path}:1:1: warning: --verify: CMD does not run this file (it behaves the "
+                f"same when the file stops at once): its fixes are not confirmed, not kept")
+        if len(unrun) == len(fixed):
+            raise _VerifyError("CMD does not run the files the fixes change (it behaves the "
+                               "same when they stop at once): there is nothing to confirm")
+        candidates = [(path, key) for path, _, _, outcome in fixed if path not in unrun
+                      for key in outcome.keys]
         runs = {}
 
         def check(subset) -> str:

@@ -1,11 +1,15 @@
 """`harp refactor --verify CMD`: real runs decide which fixes are kept."""
 
 import shutil
+import signal
 import sys
+import time
 from pathlib import Path
 
+import pytest
+
 from harp_ir.cli import harp
-from harp_ir.verify import Run, bisect_fixes, difference
+from harp_ir.verify import Run, bisect_fixes, difference, run_command
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -52,6 +56,54 @@ def test_verify_refuses_a_command_that_fails_or_is_not_deterministic(
     random = f"{sys.executable} -c 'import random; print(random.random())'"
     assert harp.main(["refactor", "--verify", random, "good.py"]) == 2
     assert "two runs of the unchanged program differ" in capsys.readouterr().err
+
+
+def test_verify_refuses_a_command_that_never_runs_the_program(
+        tmp_path, monkeypatch, capsys):
+    """`true` exits 0 and prints the same with or without the fixes: that confirms
+    nothing. A file CMD does not run keeps its code; the files it runs are verified."""
+    _project(tmp_path, monkeypatch)
+    good, bad = (tmp_path / "good.py").read_text(), (tmp_path / "bad.py").read_text()
+    assert harp.main(["refactor", "--apply", "--verify", "true", "good.py"]) == 2
+    assert "CMD does not run the files the fixes change" in capsys.readouterr().err
+    assert harp.main(["refactor", "--apply", "--unsafe-fixes", "--verify",
+                      f"{sys.executable} good.py", "good.py", "bad.py"]) == 0
+    err = capsys.readouterr().err
+    assert "bad.py:1:1: warning: --verify: CMD does not run this file" in err
+    assert (tmp_path / "bad.py").read_text() == bad
+    assert (tmp_path / "good.py").read_text() != good and "HARP201 kept" in err
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in "ZX"
+
+
+def test_a_timed_out_command_leaves_nothing_running(tmp_path):
+    run = run_command("sleep 60 & echo $!; wait", tmp_path, timeout=1)
+    assert run.status == 124 and run.seconds < 30
+    pid = int(run.stdout.split()[0])
+    time.sleep(0.2)
+    assert not _alive(pid)
+
+
+def test_an_interrupted_command_leaves_nothing_running(tmp_path):
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_command("sleep 60 & echo $! > pid; wait", tmp_path, timeout=60)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    time.sleep(0.2)
+    assert not _alive(int((tmp_path / "pid").read_text()))
 
 
 def run(stdout: str, status: int = 0) -> Run:
