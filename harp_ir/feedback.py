@@ -210,7 +210,7 @@ def _source_lines(file: str, cell: int | None) -> list[str]:
     """The lines a span's line numbers count: a file's, or a notebook cell's."""
     try:
         if cell is not None:
-            return notebook.read(file).cells[cell - 1].source.splitlines()
+            return (notebook.source_of(notebook.read(file).cells[cell - 1]) or "").splitlines()
         return read_source(file).splitlines()
     except (OSError, IndexError, notebook.NotebookError, FrontendError):
         return []

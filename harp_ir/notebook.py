@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,10 +132,17 @@ def join(nb: nbformat.NotebookNode, filename: str) -> Joined:
     where: list[tuple[int, int] | None] = []
     joined = Joined("", where)
     for index, cell in enumerate(nb.cells, start=1):
-        if cell.get("cell_type") != "code":
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = source_of(cell)
+        if source is None:
+            joined.errors.append(NotebookError(filename, index, 1, 1,
+                                               f"the cell's source is not text "
+                                               f"({type(cell.get('source')).__name__}): "
+                                               f"left out"))
             continue
         tags_before = len(joined.magics)
-        lines, error = _cell_lines(cell.get("source", ""), joined.magics)
+        lines, error = _cell_lines(source, joined.magics)
         if error is not None:
             for tag in range(tags_before, len(joined.magics)):
                 del joined.magics[tag]  # the cell is left out: its magics go with it
@@ -150,13 +159,50 @@ def join(nb: nbformat.NotebookNode, filename: str) -> Joined:
 
 
 def read(path: str | Path) -> nbformat.NotebookNode:
+    """The notebook at `path`, in nbformat 4: an older one (nbformat 3, cells in
+    worksheets) is upgraded as Jupyter does when it opens one, so cells are numbered as the
+    user sees them."""
     try:
-        return nbformat.read(str(path), as_version=nbformat.NO_CONVERT)
+        with warnings.catch_warnings():  # nbformat's advice on ids: not the user's concern
+            warnings.simplefilter("ignore")
+            nb = _parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError) as e:  # ValueError: not JSON
         raise NotebookError(str(path), None, 1, 1, f"cannot read the notebook: {e}") from None
     except Exception as e:  # noqa: BLE001  (nbformat's schema and reader errors)
         raise NotebookError(str(path), None, 1, 1,
                             f"not a notebook nbformat can read: {e}") from None
+    if not isinstance(nb.get("cells"), list):
+        raise NotebookError(str(path), None, 1, 1,
+                            "not a notebook nbformat can read: it has no list of cells")
+    return nb
+
+
+def _parse(text: str) -> nbformat.NotebookNode:
+    """A notebook's JSON as nbformat 4, not validated (nbformat would log the schema error):
+    a cell whose source is not text stays as it is, and `join` reports it at its cell."""
+    data = json.loads(text)
+    if _version(data) < 4:
+        return nbformat.convert(nbformat.reader.reads(text), 4)
+    nb = nbformat.from_dict(data)
+    for cell in nb.get("cells") or []:
+        source = cell.get("source") if isinstance(cell, dict) else None
+        if isinstance(source, list) and all(isinstance(part, str) for part in source):
+            cell.source = "".join(source)  # the on-disk form of multi-line text
+    return nb
+
+
+def _version(data) -> int:
+    """The nbformat major version a notebook's JSON declares (4 when it says none)."""
+    version = data.get("nbformat", 4) if isinstance(data, dict) else None
+    if not isinstance(version, int):
+        raise ValueError("it is not a JSON object with an nbformat version number")
+    return version
+
+
+def source_of(cell) -> str | None:
+    """A cell's source text; None when the file holds something else there."""
+    source = cell.get("source", "") if isinstance(cell, dict) else None
+    return source if isinstance(source, str) else None
 
 
 @functools.lru_cache(maxsize=64)
@@ -210,7 +256,17 @@ def rewrite(path: Path, old_source: str, new_source: str) -> str:
                             "not rewritten: it mixes CRLF and LF line endings, which the "
                             "rewrite would not keep exactly")
     text = raw.replace("\r\n", "\n")
-    nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    version = _version(json.loads(text))
+    if version < 4:
+        raise NotebookError(str(path), None, 1, 1,
+                            f"not rewritten: it is in nbformat {version}, which harp reads "
+                            f"but does not write (saving it in Jupyter upgrades it to "
+                            f"nbformat 4)")
+    nb = _parse(text)
+    broken = next((i for i, cell in enumerate(nb.cells, 1) if source_of(cell) is None), None)
+    if broken:
+        raise NotebookError(str(path), broken, 1, 1,
+                            "not rewritten: the cell's source is not text")
     if nbformat.writes(nb, version=nbformat.NO_CONVERT).rstrip("\n") != text.rstrip("\n"):
         raise NotebookError(str(path), None, 1, 1,
                             "not rewritten: its JSON layout is not the one nbformat writes "

@@ -189,7 +189,9 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
     beside: dict[Path, int] = {}  # a folder -> the task of the files given from it
     for arg in map(Path, paths):
         if arg.is_dir():
-            files, root = tuple(python_files([str(arg)], exclude)[0]), arg
+            listed, unreadable = python_files([str(arg)], exclude)
+            files, root = tuple(listed), arg
+            errors += unreadable
         elif arg.is_file():
             files, root = (arg,), arg.parent
         else:
@@ -300,14 +302,14 @@ def analyze_paths(paths: list[str], jobs: int = 1,
 def python_files(paths: list[str], exclude: tuple[str, ...] = ()
                  ) -> tuple[list[Path], list[str]]:
     """The .py files and notebooks under `paths` (sorted), less those matching an `exclude`
-    glob (relative to the folder given, or the path as given), and the paths that do not
-    exist."""
-    files, missing = [], []
+    glob (relative to the folder given, or the path as given), and an error line for each
+    path that does not exist and each folder that cannot be read (never skipped silently)."""
+    files, errors = [], []
     for p in map(Path, paths):
         if p.is_dir():
             ignored = _gitignored(p)
             files += sorted(
-                f for f in p.rglob("*") if f.suffix in (".py", notebook.SUFFIX)
+                f for f in _files_under(p, errors) if f.suffix in (".py", notebook.SUFFIX)
                 and f.is_file() and not _excluded(f.relative_to(p), exclude)
                 and not SKIP_DIRS.intersection(f.relative_to(p).parts[:-1])
                 and ".ipynb_checkpoints" not in f.relative_to(p).parts
@@ -315,8 +317,26 @@ def python_files(paths: list[str], exclude: tuple[str, ...] = ()
         elif p.is_file():
             files.append(p)
         else:
-            missing.append(str(p))
-    return files, missing
+            errors.append(f"{p}: error: no such file or directory")
+    return files, errors
+
+
+def _files_under(root: Path, errors: list[str]) -> list[Path]:
+    """Every file under `root`, through linked folders (each real folder once); a folder
+    that cannot be listed is an error line."""
+    def unreadable(e: OSError) -> None:
+        errors.append(f"{e.filename}: error: cannot read the folder: {e.strerror or e}")
+
+    found, seen = [], set()
+    for folder, dirs, names in os.walk(root, onerror=unreadable, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:  # a link back up the tree
+            dirs.clear()
+            continue
+        seen.add(real)
+        dirs.sort()
+        found += (Path(folder, name) for name in names)
+    return found
 
 
 def _gitignored(root: Path) -> Callable[[Path], bool]:

@@ -150,10 +150,10 @@ def cmd_refactor(args) -> int:
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
-    files, missing = python_files(args.paths, tuple(args.exclude))
-    status = 2 if missing else 0
-    for m in missing:
-        print(f"{m}: error: no such file or directory", file=sys.stderr)
+    files, unlisted = python_files(args.paths, tuple(args.exclude))
+    status = 2 if unlisted else 0
+    for error in unlisted:
+        print(error, file=sys.stderr)
     with make_context():
         fixed = []  # (path, the file as read, its text, its outcome)
         for path in files:

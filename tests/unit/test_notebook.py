@@ -263,3 +263,45 @@ def test_refactor_reports_a_cell_it_cannot_parse(tmp_path, capsys):
     assert "loss.item()" in captured.out  # the diff of the training cell's fix
     assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
     assert "fixed HARP201" in capsys.readouterr().out
+
+
+def _nbformat3(path):
+    """A notebook as IPython 2 saved it: nbformat 3, cells in worksheets, `input`."""
+    cell = {"cell_type": "code", "language": "python", "metadata": {}, "outputs": [],
+            "input": "import torch\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
+                     "for x in loader:\n    loss = model(x).sum()\n    loss.backward()\n"
+                     "    total += loss.item()\n"}
+    path.write_text(json.dumps({
+        "metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0,
+        "worksheets": [{"metadata": {}, "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "# old"}, cell]}]}))
+
+
+def test_an_nbformat3_notebook_is_analysed_and_not_rewritten(tmp_path, capsys):
+    path = tmp_path / "old.ipynb"
+    _nbformat3(path)
+    before = path.read_bytes()
+    assert harp.main(["analyze", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert f"{path}:cell 2:7:14: HARP201" in captured.out and "error" not in captured.err
+    assert harp.main(["refactor", "--apply", str(path)]) == 2
+    assert "not rewritten: it is in nbformat 3" in capsys.readouterr().err
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("source", [7, None, {"a": 1}, ["x = 1\n", 2]])
+def test_a_cell_whose_source_is_not_text_is_an_error_at_its_cell(tmp_path, capsys, source):
+    """And a directory run goes on: the notebook's other cells and the other files are
+    analysed."""
+    make_notebook(tmp_path / "good.ipynb")
+    bad = json.loads((tmp_path / "good.ipynb").read_text())
+    bad["cells"][1]["source"] = source
+    (tmp_path / "bad.ipynb").write_text(json.dumps(bad))
+    for command in ("analyze", "refactor"):
+        assert harp.main([command, str(tmp_path)]) == 2
+        captured = capsys.readouterr()
+        assert f"{tmp_path / 'bad.ipynb'}:cell 2:1:1: error: the cell's source is not text" \
+            in captured.err and "Traceback" not in captured.err
+        assert "good.ipynb" in captured.out  # its hint, or its fix's diff
+    assert harp.main(["analyze", str(tmp_path / "bad.ipynb")]) == 2
+    assert "bad.ipynb:cell 4:5:16: HARP201" in capsys.readouterr().out

@@ -1,6 +1,8 @@
+import os
 from pathlib import Path
 
 from harp_ir.analysis import span
+from harp_ir.cli import harp
 from harp_ir.report import analyze_file, python_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,9 +23,33 @@ def test_python_files_skips_virtualenvs_and_reports_missing(tmp_path):
     (tmp_path / ".venv" / "x.py").write_text("")
     (tmp_path / "b.py").write_text("")
     (tmp_path / "a.py").write_text("")
-    files, missing = python_files([str(tmp_path), str(tmp_path / "nope.py")])
+    files, errors = python_files([str(tmp_path), str(tmp_path / "nope.py")])
     assert [f.name for f in files] == ["a.py", "b.py"]
-    assert missing == [str(tmp_path / "nope.py")]
+    assert errors == [f"{tmp_path / 'nope.py'}: error: no such file or directory"]
+
+
+def test_a_folder_that_cannot_be_read_is_an_error_not_skipped(tmp_path, monkeypatch,
+                                                               capsys):
+    """As a user without permission sees it (the tests may run as root, whom a mode of
+    000 does not stop, so the listing itself is refused)."""
+    (tmp_path / "a.py").write_text("")
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "b.py").write_text("")
+    scandir = os.scandir
+
+    def refuse(path="."):
+        if Path(path) == tmp_path / "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refuse)
+    files, errors = python_files([str(tmp_path)])
+    assert [f.name for f in files] == ["a.py"]
+    assert errors == [f"{tmp_path / 'locked'}: error: cannot read the folder: "
+                      f"Permission denied"]
+    for command in ("analyze", "refactor"):
+        assert harp.main([command, "--no-config", str(tmp_path)]) == 2
+        assert "locked: error: cannot read the folder" in capsys.readouterr().err
 
 
 def test_span_parses_ranges_and_points(ctx):
