@@ -32,7 +32,7 @@ class Outcome:
     original: str
     source: str
     applied: list[tuple[Hint, str]] = field(default_factory=list)  # (hint, safety)
-    keys: list[tuple[str, str, str]] = field(default_factory=list)  # of the applied fixes
+    keys: list[tuple] = field(default_factory=list)  # of the applied fixes (see _keys)
     declined: list[tuple[Hint, str]] = field(default_factory=list)  # (hint, reason)
 
     def diff(self) -> str:
@@ -55,19 +55,19 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
     """Fix what can be fixed in `source` (only the fixes whose key `allow` holds, when
     given: `--verify` tries subsets). Needs a current harp context."""
     outcome = Outcome(path, source, source)
-    tried: set[tuple[str, str]] = set()
-    declined: dict[tuple[str, str], tuple[Hint, str]] = {}
-    retry: set[tuple[str, str]] = set()  # declined by a codemod: may succeed after a fix
+    tried: set[tuple] = set()
+    declined: dict[tuple, tuple[Hint, str]] = {}
+    retry: set[tuple] = set()  # declined by a codemod: may succeed after a fix
     found: list[Hint] = []
+    applied: dict[tuple, set[int]] = {}  # a hint's text -> the occurrences fixed
     for _ in range(MAX_STEPS):
         found = analyze_module(lower_source(outcome.source, str(path)))
         found = filter_hints(found, feedback, {str(path): outcome.source.splitlines()})
-        lines = outcome.source.splitlines()
-        todo = [h for h in found if _key(h, lines) not in tried]
+        keys = _keys(found, outcome.source.splitlines(), applied)
+        todo = [(h, k) for h, k in zip(found, keys, strict=True) if k not in tried]
         if not todo:
             break
-        hint = todo[0]
-        key = _key(hint, lines)
+        hint, key = todo[0]
         tried.add(key)
         fix = codemods.fix_for(hint.id)
         if fix is None or allow is not None and key not in allow:
@@ -95,19 +95,31 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
         outcome.source = fixed
         outcome.applied.append((hint, safety))
         outcome.keys.append(key)
+        applied.setdefault(key[:-1], set()).add(key[-1])
         tried -= retry  # the code changed: `y = f(x)` can move once `x = ...` has moved
         retry.clear()
-    lines = outcome.source.splitlines()
-    remaining = {_key(h, lines) for h in found}
+    remaining = set(_keys(found, outcome.source.splitlines(), applied))
     outcome.declined = [d for key, d in declined.items() if key in remaining]
     return outcome
 
 
-def _key(hint: Hint, lines: list[str]) -> tuple[str, str, str]:
-    """A hint across rewrites: its id, message and statement text (two lines with the same
-    message are two hints; a line moved by an earlier fix is still the same one)."""
-    line = lines[hint.span.line - 1].strip() if 0 < hint.span.line <= len(lines) else ""
-    return hint.id, hint.message, line
+def _keys(found: list[Hint], lines: list[str], applied: dict[tuple, set[int]]
+          ) -> list[tuple[str, str, str, int]]:
+    """Each hint's identity across rewrites: its id, message and statement text (a line
+    moved by an earlier fix is still the same one), and which occurrence of that text it
+    is, counted as in the file before any fix (two identical loops hold two hints: the
+    second is still the second once the first is fixed)."""
+    keys, seen = [], {}
+    for hint in found:
+        line = lines[hint.span.line - 1].strip() if 0 < hint.span.line <= len(lines) else ""
+        text = (hint.id, hint.message, line)
+        fixed = applied.get(text, set())
+        nth = seen.get(text, -1) + 1
+        while nth in fixed:  # the occurrences already fixed are gone from `found`
+            nth += 1
+        seen[text] = nth
+        keys.append((*text, nth))
+    return keys
 
 
 class WriteError(Exception):
