@@ -30,6 +30,7 @@ registers itself (with the trait attached) and which the IRDL export leaves out,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -464,35 +465,76 @@ def irdl_text(include_terminators: bool = True) -> str:
 
 
 #: the analysis facts the frontend and passes attach (`harp.*`), by the builtin attribute
-#: each must be: the passes read them, so a module from elsewhere must not hold another
+#: each must be (`strings`: an array of strings): the passes read them, so a module from
+#: elsewhere must not hold another
 _FACT_ATTRS = {
     **dict.fromkeys(("harp.kind", "harp.kind_status", "harp.kind_reason", "harp.framework",
                      "harp.receiver", "harp.receiver_reason", "harp.source", "harp.qualname",
-                     "harp.mutates_status"), "string"),
-    **dict.fromkeys(("harp.decorators", "harp.contexts", "harp.hints", "harp.effects",
-                     "harp.mutates"), "array"),
+                     "harp.mutates_status", "harp.compiled"), "string"),
+    **dict.fromkeys(("harp.decorators", "harp.contexts", "harp.effects", "harp.mutates"),
+                    "strings"),
+    "harp.hints": "array",
 }
 _ATTR_CLASSES = {"string": ir.StringAttr, "array": ir.ArrayAttr, "integer": ir.IntegerAttr,
-                 "bool": ir.BoolAttr}
-_BASE_NAMES = {cls: base for base, cls in _ATTR_CLASSES.items()}
+                 "bool": ir.BoolAttr, "strings": ir.ArrayAttr}
+_BASE_NAMES = {"string": "a string", "array": "an array", "integer": "an integer",
+               "bool": "a bool", "strings": "an array of strings"}
 
 
-def _attribute_types(expected: dict[str, type], op) -> str | None:
-    """An attribute of the wrong kind (`qualname = 7`), declared or a `harp.*` fact."""
+def _attribute_types(expected: dict[str, str], op) -> str | None:
+    """An attribute of the wrong kind (`qualname = 7`), declared or a `harp.*` fact, or a
+    string that is not UTF-8 (`"\\FF"`: the passes read strings as Python text)."""
     attributes = op.attributes
     for i in range(len(attributes)):
         named = attributes[i]
         kind = expected.get(named.name)
-        if kind is not None and not isinstance(named.attr, kind):
-            return (f"attribute '{named.name}' must be a {_BASE_NAMES[kind]} "
+        if kind is not None and (not isinstance(named.attr, _ATTR_CLASSES[kind]) or (
+                kind == "strings" and not all(isinstance(a, ir.StringAttr)
+                                              for a in named.attr))):
+            return (f"attribute '{named.name}' must be {_BASE_NAMES[kind]} "
                     f"attribute, not {named.attr}")
+        if not text_is_utf8(named.attr):
+            return f"attribute '{named.name}' holds a string that is not valid UTF-8"
     return None
+
+
+def text_is_utf8(attr: ir.Attribute) -> bool:
+    """Whether every string in `attr` (a string, or one in an array or dictionary) is
+    UTF-8, read as bytes (reading a string that is not raises in the bindings)."""
+    if isinstance(attr, ir.StringAttr):
+        try:
+            attr.value_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+    if isinstance(attr, ir.ArrayAttr):
+        return all(text_is_utf8(a) for a in attr)
+    if isinstance(attr, ir.DictAttr):
+        return all(text_is_utf8(attr[i].attr) for i in range(len(attr)))
+    return True
+
+
+#: a byte escaped as MLIR prints it in a string (`\FF`), or an escaped backslash
+_ESCAPED = re.compile(rb"\\\\|\\([0-9A-Fa-f]{2})")
+
+
+def location_is_utf8(location: ir.Location) -> bool:
+    """Whether the file names and names in `location` are UTF-8. The bindings give no
+    bytes for a location and abort the process on reading one that is not, so its printed
+    form (where MLIR escapes every byte that is not printable ASCII) is unescaped."""
+    printed = str(location).encode("ascii", "replace")
+    raw = _ESCAPED.sub(lambda m: bytes([int(m[1], 16)]) if m[1] else b"\\", printed)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _verifier_hook(spec: OpSpec):
     """MLIR's dynamic-op verifier hook for `spec`: reports the spec's error at the op."""
 
-    expected = {name: _ATTR_CLASSES[base] for name, base in
+    expected = {name: base for name, base in
                 ({a.name: a.base for a in spec.attrs} | _FACT_ATTRS).items() if base != "any"}
 
     def verify_invariants(op) -> bool:

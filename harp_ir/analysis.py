@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from harp_ir import catalogue
+from harp_ir.dialects.host import location_is_utf8
 from harp_ir.frontend.names import MODULE_BASES
 
 LOOPS = ("host.for", "host.while")
@@ -43,7 +44,9 @@ def span(location: ir.Location) -> Span | None:
     if type(location) is ir.Location:
         location = ir.Location.from_attr(location.attr)
     for _ in range(8):
-        if hasattr(location, "filename"):  # FileLineColLoc
+        if isinstance(location, ir.FileLineColLoc):
+            if not location_is_utf8(location):  # reading its name would abort the process
+                return None
             return Span(location.filename, location.start_line, location.start_col,
                         location.end_line, location.end_col)
         location = getattr(location, "child_loc", None)  # NameLoc

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from torch_mlir import ir
 
+from harp_ir.analysis import walk
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
+from harp_ir.dialects.host import location_is_utf8
 from harp_ir.frontend.lower import lower_source
 from harp_ir.frontend.source import FrontendError, decode_source
 from harp_ir.passes import passes
@@ -83,10 +85,25 @@ def process(text: str, name: str, elements: list[str], args) -> str:
         module = lower_source(text, name)
     else:
         module = ir.Module.parse(text)
+        _check_locations(module.operation, name)
     build(elements, verify_each=not args.no_verify_each).run(module.operation)
     return module.operation.get_asm(
         enable_debug_info=args.mlir_print_debuginfo,
         print_generic_op_form=args.mlir_print_op_generic)
+
+
+class _BadModule(Exception):
+    """A module the passes cannot be run on; the message names the file."""
+
+
+def _check_locations(module: ir.Operation, name: str) -> None:
+    """A module whose locations name files in bytes that are not UTF-8 is refused: the
+    bindings abort the process when such a name is read (a verifier cannot catch it on ops
+    of other dialects)."""
+    for op in [module, *walk(module)]:
+        if not location_is_utf8(op.location):
+            raise _BadModule(f"{name}: error: the location of a '{op.name}' op names a file "
+                                f"that is not valid UTF-8: {op.location}")
 
 
 def _main(argv: list[str] | None = None) -> int:
@@ -134,6 +151,9 @@ def _main(argv: list[str] | None = None) -> int:
             except ir.MLIRError as e:
                 for line in format_mlir_error(e, name):
                     print(line, file=sys.stderr)
+                status = 1
+            except _BadModule as e:
+                print(e, file=sys.stderr)
                 status = 1
             except PipelineError as e:
                 print(f"harp-opt: error: {e}", file=sys.stderr)

@@ -1,6 +1,7 @@
 import pytest
 from torch_mlir import ir
 
+from harp_ir.analysis import span
 from harp_ir.dialects import host
 
 
@@ -80,3 +81,19 @@ def test_markdown_documents_every_op_and_attribute():
         assert f"### `{spec.full_name}`" in doc
         for attr in spec.attrs:
             assert f"| `{attr.name}` |" in doc
+
+
+@pytest.mark.parametrize("name,utf8", [
+    ("train.py", True), ("caf\u00e9/\u8bad\u7ec3.py", True), ("a\\FF.py", True),
+    ('say "hi".py', True)])
+def test_a_location_is_utf8_whatever_its_file_is_named(ctx, name, utf8):
+    """Printed, a name is escaped (`\\C3\\A9`, `\\\\`): unescaped it is the name again."""
+    location = ir.Location.file(name, 1, 1)
+    assert host.location_is_utf8(location) is utf8
+    assert span(location).file == name
+
+
+def test_a_location_that_is_not_utf8_is_seen_without_reading_it(ctx):
+    location = ir.Module.parse('module {} loc("\\FF\\FE.py":1:2)').operation.location
+    assert not host.location_is_utf8(location)
+    assert span(location) is None  # reading its file name would abort the process

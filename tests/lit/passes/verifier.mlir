@@ -61,3 +61,26 @@
 // CHECK: bad.py:5:1: error: 'host.call' op attribute 'harp.receiver' must be a string attribute
 %f = "host.load"() {name = "f"} : () -> !host.obj
 %x = "host.call"(%f) {kwnames = [], "harp.receiver" = [1]} : (!host.obj) -> !host.obj loc("bad.py":5:1)
+
+// -----
+
+// A string that is not UTF-8 would raise in every pass that reads it.
+// CHECK: bad.py:6:1: error: 'host.import' op attribute 'qualname' holds a string that is not valid UTF-8
+%t = "host.import"() {module = "torch", qualname = "\FF\FE"} : () -> !host.obj loc("bad.py":6:1)
+
+// -----
+
+// CHECK: bad.py:7:1: error: 'host.call' op attribute 'harp.compiled' must be a string attribute, not 7 : i64
+%f = "host.load"() {name = "f"} : () -> !host.obj
+%x = "host.call"(%f) {kwnames = [], "harp.compiled" = 7} : (!host.obj) -> !host.obj loc("bad.py":7:1)
+
+// -----
+
+// CHECK: bad.py:8:1: error: 'host.for' op attribute 'harp.mutates' must be an array of strings attribute, not [7]
+%r = "host.load"() {name = "r"} : () -> !host.obj
+"host.for"(%r) ({
+^bb0(%i: !host.obj):
+  "hostcf.continue"() : () -> ()
+}, {
+  "hostcf.yield"() : () -> ()
+}) {target = "i", "harp.mutates" = [7]} : (!host.obj) -> () loc("bad.py":8:1)
