@@ -58,6 +58,31 @@ OPERATORS = {
 }
 #: host.unop `op` -> (torch op, tf op)
 UNARY_OPERATORS = {"neg": ("torch.aten.neg", "tf.Neg")}
+#: host.binop bitwise `op` -> (torch op on two tensors, torch op on a tensor and a number,
+#: tf op on bools, tf op on integers): TF's `&` is logical on bools and bitwise on integers,
+#: so a TF operator is lowered only when its operands' element type says which
+BITWISE = {
+    "bitand": ("torch.aten.bitwise_and.Tensor", "torch.aten.bitwise_and.Scalar",
+               "tf.LogicalAnd", "tf.BitwiseAnd"),
+    "bitor": ("torch.aten.bitwise_or.Tensor", None, "tf.LogicalOr", "tf.BitwiseOr"),
+    "bitxor": ("torch.aten.bitwise_xor.Tensor", None, None, "tf.BitwiseXor"),
+    "lshift": ("torch.aten.bitwise_left_shift.Tensor", "torch.aten.__lshift__.Scalar",
+               None, "tf.LeftShift"),
+    "rshift": ("torch.aten.bitwise_right_shift.Tensor", "torch.aten.__rshift__.Scalar",
+               None, "tf.RightShift"),
+}
+#: host.compare `op` -> (torch op on two tensors, torch op on a tensor and a number, tf op,
+#: the comparison with its sides swapped: `2 < t` is `t > 2`). TF's `==` compares tensors
+#: element-wise only under TF2's equality setting (in a TF1 graph it compares identity), so
+#: `==` and `!=` on TF tensors stay host operators.
+COMPARISONS = {
+    "lt": ("torch.aten.lt.Tensor", "torch.aten.lt.Scalar", "tf.Less", "gt"),
+    "gt": ("torch.aten.gt.Tensor", "torch.aten.gt.Scalar", "tf.Greater", "lt"),
+    "le": ("torch.aten.le.Tensor", "torch.aten.le.Scalar", "tf.LessEqual", "ge"),
+    "ge": ("torch.aten.ge.Tensor", "torch.aten.ge.Scalar", "tf.GreaterEqual", "le"),
+    "eq": ("torch.aten.eq.Tensor", "torch.aten.eq.Scalar", None, "eq"),
+    "ne": ("torch.aten.ne.Tensor", "torch.aten.ne.Scalar", None, "ne"),
+}
 #: facts a graph result keeps from the host call it replaces
 _FACTS = ("harp.kind", "harp.kind_status", "harp.kind_reason", "harp.framework", "qualname")
 
@@ -553,6 +578,98 @@ def lower_binop(op: ir.Operation) -> bool:
     return True
 
 
+def _tensor_and_number(op: ir.Operation) -> tuple[list, list[bool]] | None:
+    """A tensor operator's two operands as constants (NOT_CONSTANT where not) and which
+    are numbers; None when neither is a tensor or both are constants."""
+    if len(op.operands) != 2:
+        return None
+    numbers = [_const(v) for v in op.operands]
+    if not any(_is_tensor(v) for v in op.operands) or NOT_CONSTANT not in numbers:
+        return None
+    return numbers, [isinstance(n, (int, float)) and not isinstance(n, bool)
+                     for n in numbers]
+
+
+def _element(value: ir.Value) -> str:
+    """The element type of a TF graph value: "bool", "int" or "" (unknown or other)."""
+    element = value.type.element_type if isinstance(value.type, ir.ShapedType) else None
+    if not isinstance(element, ir.IntegerType):
+        return ""
+    return "bool" if element.width == 1 else "int"
+
+
+def lower_compare(op: ir.Operation) -> bool:
+    """A comparison with a tensor (`x < y`, `t > 0.5`, `0.5 <= t`) as the framework's
+    element-wise op, with a boolean tensor as its result; a chain (`a < b < c`) calls
+    `bool()` on a tensor and stays on the host."""
+    ops = ir.ArrayAttr(op.attributes["ops"])
+    framework = string_attr(op, "harp.framework")
+    operands = _tensor_and_number(op)
+    if len(ops) != 1 or framework not in ("torch", "tf") or operands is None:
+        return False
+    opname = ir.StringAttr(ops[0]).value
+    if opname not in COMPARISONS:
+        return False
+    (_, _), number = operands
+    lhs, rhs = op.operands
+    if number[0]:  # `2 < t` is `t > 2`
+        opname, lhs, rhs, number = COMPARISONS[opname][3], rhs, lhs, number[::-1]
+    tensor_op, scalar_op, tf_op, _ = COMPARISONS[opname]
+    b = _Builder(op, framework)
+    try:
+        if framework == "tf":
+            if tf_op is None:
+                return False
+            name, args = tf_op, [b.tensor(lhs), b.tensor(rhs)]
+        elif number[1]:
+            name, args = scalar_op, [b.tensor(lhs), b.constant("scalar", _const(rhs))]
+        else:
+            name, args = tensor_op, [b.tensor(lhs), b.tensor(rhs)]
+    except _NoFit:
+        return False
+    attrs = {"harp.qualname": ir.StringAttr.get(f"operator.{opname}")}
+    _finish(op, b, [b.value(name, args, b.tensor_type("i1"), attrs)])
+    return True
+
+
+def lower_bitwise(op: ir.Operation) -> bool:
+    """`&`, `|`, `^`, `<<`, `>>` with a tensor as the framework's op. A number on the left
+    of `&`, `|`, `^` is moved to the right (they commute); of a shift, it stays a host
+    operator."""
+    opname = string_attr(op, "op")
+    framework = string_attr(op, "harp.framework")
+    operands = _tensor_and_number(op)
+    if opname not in BITWISE or framework not in ("torch", "tf") or operands is None:
+        return False
+    numbers, number = operands
+    lhs, rhs = op.operands
+    if number[0]:
+        if opname in ("lshift", "rshift"):
+            return False
+        lhs, rhs, numbers, number = rhs, lhs, numbers[::-1], number[::-1]
+    tensor_op, scalar_op, tf_bool_op, tf_int_op = BITWISE[opname]
+    b = _Builder(op, framework)
+    try:
+        if framework == "tf":
+            args = [b.tensor(lhs), b.tensor(rhs)]
+            kinds = {_element(a) for a in args}
+            name = tf_bool_op if kinds == {"bool"} else tf_int_op if kinds == {"int"} \
+                else None
+            if name is None:
+                return False
+            result = str(args[0].type)
+        elif number[1] and scalar_op:
+            name, args = scalar_op, [b.tensor(lhs), b.constant("scalar", numbers[1])]
+            result = b.tensor_type()
+        else:
+            name, args, result = tensor_op, [b.tensor(lhs), b.tensor(rhs)], b.tensor_type()
+    except _NoFit:
+        return False
+    attrs = {"harp.qualname": ir.StringAttr.get(f"operator.{opname}")}
+    _finish(op, b, [b.value(name, args, result, attrs)])
+    return True
+
+
 def lower_unop(op: ir.Operation) -> bool:
     names = UNARY_OPERATORS.get(string_attr(op, "op"))
     framework = string_attr(op, "harp.framework")
@@ -605,7 +722,9 @@ def run(module, pass_=None) -> None:
                 lower_call(op, specs)
         elif op.name == "host.binop" and string_attr(op, "harp.kind") == "tensor" and \
                 "inplace" not in op.attributes:
-            lower_binop(op)
+            (lower_bitwise if string_attr(op, "op") in BITWISE else lower_binop)(op)
+        elif op.name == "host.compare" and string_attr(op, "harp.kind") == "tensor":
+            lower_compare(op)
         elif op.name == "host.unop" and string_attr(op, "harp.kind") == "tensor":
             lower_unop(op)
     _cleanup(module)

@@ -135,11 +135,45 @@ OPERATOR_CASES = [  # (framework, expression on tensors t and u, the op it becom
     # a host value of unknown kind: passed as a wrapped number or a tensor, alike
     ("torch", "t * lr", "torch.aten.mul.Tensor"), ("torch", "lr - t", "torch.aten.sub.Tensor"),
     ("tf", "t + b['out']", "tf.AddV2"),
+    # comparisons: a boolean tensor; a number on the left swaps the sides (`2 < t` is t > 2)
+    ("torch", "t < u", "torch.aten.lt.Tensor"), ("torch", "t > 0.5", "torch.aten.gt.Scalar"),
+    ("torch", "0.5 <= t", "torch.aten.ge.Scalar"), ("torch", "t >= u", "torch.aten.ge.Tensor"),
+    ("torch", "t == u", "torch.aten.eq.Tensor"), ("torch", "t != 0", "torch.aten.ne.Scalar"),
+    ("tf", "t < u", "tf.Less"), ("tf", "2.0 > t", "tf.Less"), ("tf", "t >= u", "tf.GreaterEqual"),
+    # bitwise: torch's ops take bools and integers alike; TF's need the element type
+    ("torch", "(t > 0) & (u > 0)", "torch.aten.bitwise_and.Tensor"),
+    ("torch", "t & 1", "torch.aten.bitwise_and.Scalar"),
+    ("torch", "1 & t", "torch.aten.bitwise_and.Scalar"),
+    ("torch", "t | u", "torch.aten.bitwise_or.Tensor"),
+    ("torch", "t ^ u", "torch.aten.bitwise_xor.Tensor"),
+    ("torch", "t << 1", "torch.aten.__lshift__.Scalar"),
+    ("torch", "t >> u", "torch.aten.bitwise_right_shift.Tensor"),
+    ("tf", "(t > 0.0) & (u > 0.0)", "tf.LogicalAnd"),
+    ("tf", "(t < u) | (t > 1.0)", "tf.LogicalOr"),
+]
+
+#: operators on tensors that stay host operators, and why
+HOST_OPERATOR_CASES = [
+    ("tf", "t == u", "host.compare"),  # identity in a TF1 graph, element-wise in TF2
+    ("torch", "t < u < 2", "host.compare"),  # a chain calls bool() on a tensor
+    ("torch", "1 << t", "host.binop"),  # a shift does not commute
+    ("tf", "t & u", "host.binop"),  # logical or bitwise: the element type does not say
 ]
 
 
 @pytest.mark.parametrize(("framework", "expression", "name"), OPERATOR_CASES)
 def test_every_python_operator_on_tensors_lowers(ctx, framework, expression, name):
+    header = ("import torch\nt = torch.ones(2, 2)\nu = torch.ones(2, 2)\n"
+              if framework == "torch" else
+              "import tensorflow as tf\nt = tf.ones([2, 2])\nu = tf.ones([2, 2])\n")
+    module = lowered(f"{header}r = {expression}\n")
+    assert module.operation.verify()
+    assert name in [op.name for op in walk(module.operation)], expression
+
+
+@pytest.mark.parametrize(("framework", "expression", "name"), HOST_OPERATOR_CASES)
+def test_an_operator_whose_op_is_not_known_stays_on_the_host(ctx, framework, expression,
+                                                             name):
     header = ("import torch\nt = torch.ones(2, 2)\nu = torch.ones(2, 2)\n"
               if framework == "torch" else
               "import tensorflow as tf\nt = tf.ones([2, 2])\nu = tf.ones([2, 2])\n")
