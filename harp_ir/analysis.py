@@ -1244,10 +1244,10 @@ def _instance_call(call: ir.Operation) -> ir.Operation | None:
     methods = class_methods(cls)
     if "__call__" in methods:
         return methods["__call__"]
-    return methods.get("forward") if _module_class(cls) else None
+    return methods.get("forward") if module_class(cls) else None
 
 
-def _module_class(cls: ir.Operation) -> bool:
+def module_class(cls: ir.Operation) -> bool:
     """Whether a `host.class` subclasses a framework's module class (`nn.Module`), directly
     or through a class the frontend found to be one."""
     for base in cls.operands:
@@ -1351,7 +1351,7 @@ def _classes_bound(value: ir.Value) -> list[ir.Operation]:
     if load is None or load.name != "host.load":
         return []
     for scope in binding_scopes(load):
-        stores = _stores(scope).get(string_attr(load, "name"), [])
+        stores = _class_stores(scope, string_attr(load, "name"))
         classes = [_constructed_class(producer(_unpacked(s.operands[0])),
                                       host_module(load) or scope) for s in stores]
         if stores and all(c is not None for c in classes):
@@ -1394,11 +1394,34 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     if owner is not None:
         return owner
     for where in binding_scopes(load):
-        cls = _constructed_class(definition(value, where), host_module(at) or where)
+        stores = _class_stores(where, string_attr(load, "name"))
+        made = producer(_unpacked(stores[0].operands[0])) if len(stores) == 1 else None
+        if made is not None and made.name == "host.import":
+            made = imported(made)
+        cls = _constructed_class(made, host_module(at) or where)
         if cls is not None:
             return cls
     classes = _passed_classes(value)
     return classes[0] if classes and all(same_op(c, classes[0]) for c in classes) else None
+
+
+#: module methods that return the module itself: `net = net.to(device)` keeps its class
+_RETURNS_SELF = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "double", "half",
+                           "requires_grad_", "share_memory"})
+
+
+def _class_stores(scope: ir.Operation, name: str) -> list[ir.Operation]:
+    """The stores of `name` in `scope` that may bind it to an instance of another class:
+    `net = net.cuda()` (a module method returning the module) is left out."""
+    found = []
+    for store in _stores(scope).get(name, []):
+        made = producer(store.operands[0])
+        recv = receiver(made) if made is not None and made.name == "host.call" and \
+            string_attr(made, "method") in _RETURNS_SELF else None
+        load = producer(recv) if recv is not None else None
+        if load is None or load.name != "host.load" or string_attr(load, "name") != name:
+            found.append(store)
+    return found
 
 
 def _passed_classes(value: ir.Value) -> list[ir.Operation | None]:
@@ -1750,6 +1773,31 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
         return op
     stores = _stores(scope).get(string_attr(op, "name"), [])
     made = producer(_unpacked(stores[0].operands[0])) if len(stores) == 1 else None
+    return imported(made) if made is not None and made.name == "host.import" else made
+
+
+def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
+    """The op computing `value`, a local's load: the value of the last store of the name
+    before the load in the load's own block (`x = torch.randn(n); x = x.abs(); return x`
+    gives `x.abs()`), when no op in between holds another store of it; else
+    `definition`'s answer (a local stored once)."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return load
+    name = string_attr(load, "name")
+    found = None
+    for op in load.block.operations:
+        op = op.operation
+        if same_op(op, load):
+            break
+        if op.name == "host.store" and string_attr(op, "name") == name:
+            found = op
+        elif op.regions and any(o.name == "host.store" and string_attr(o, "name") == name
+                                for o in walk(op)):
+            found = None  # rebound in a branch or loop: which store reaches is not known
+    if found is None:
+        return definition(value, scope)
+    made = producer(_unpacked(found.operands[0]))
     return imported(made) if made is not None and made.name == "host.import" else made
 
 

@@ -47,7 +47,7 @@ from harp_ir.analysis import (
 )
 
 DEPTH = 3  # calls followed up from a statement to the loop that runs it
-_RANK = ("always", "conditional", "last", "once", "periodic")
+RANK = ("always", "conditional", "last", "once", "periodic")  # most often first
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def function_name(func: ir.Operation) -> str:
 
 
 def _rarer(a: Frequency, b: Frequency) -> Frequency:
-    return a if _RANK.index(a.kind) >= _RANK.index(b.kind) else b
+    return a if RANK.index(a.kind) >= RANK.index(b.kind) else b
 
 
 def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
@@ -169,7 +169,7 @@ def per_step(op: ir.Operation, hot) -> Context | None:
     over batches or environment steps): every iteration first, then a loop of more than a
     handful of iterations, then the shortest chain. None when no such loop runs it."""
     found = [c for c in contexts(op) if hot(c.loop)]
-    found.sort(key=lambda c: (_RANK.index(c.how_often.kind), few_iterations(c.loop),
+    found.sort(key=lambda c: (RANK.index(c.how_often.kind), few_iterations(c.loop),
                               len(c.chain)))
     return found[0] if found else None
 

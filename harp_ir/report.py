@@ -176,6 +176,10 @@ class Task:
     root: Path | None
     program: tuple[Path, ...]
     targets: tuple[Path, ...]
+    #: the run's other targets (resolved): a module this program imports from its folder
+    #: may be one (`common/layers.py`, given as a folder beside the notebooks that use it),
+    #: and its hints seen from this program's calls are reported too
+    also_reported: frozenset[Path] = frozenset()
 
 
 def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
@@ -212,7 +216,8 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
                 continue
             beside[folder] = len(tasks)
         tasks.append(Task(root, files, targets))
-    return tasks, errors
+    everything = frozenset(t.resolve() for task in tasks for t in task.targets)
+    return [replace(task, also_reported=everything) for task in tasks], errors
 
 
 def run_task(task: Task) -> tuple[list[Hint], list[str]]:
@@ -220,14 +225,15 @@ def run_task(task: Task) -> tuple[list[Hint], list[str]]:
     Needs a current harp context."""
     program = Program.from_paths(list(task.program), task.root)
     wanted = {str(t) for t in task.targets}
-    for name, path in program.files.items():
+    for name, path in list(program.files.items()):  # lowering may look modules up
         if str(path) in wanted:
             program.lower(name)
     errors = [str(e) for e in program.errors if e.filename in wanted]
     errors += [e for t in task.targets if notebook.is_notebook(t) for e in notebook_errors(t)]
     try:
         found = [in_cells(h) for h in analyze_module(program.module)
-                 if h.span.file in wanted]
+                 if h.span.file in wanted or (task.also_reported and
+                                              Path(h.span.file).resolve() in task.also_reported)]
     except ir.MLIRError as e:
         return [], errors + format_mlir_error(e, str(task.root))
     except RecursionError:  # an analysis walking IR nested too deeply
@@ -295,7 +301,10 @@ def analyze_paths(paths: list[str], jobs: int = 1,
             done += len(task.targets)
             if progress:
                 progress(done, total)
-    found.sort(key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
+    # a file two programs hold (a module one imports, given too) is reported once
+    unique = {(str(Path(h.span.file).resolve()), h.span.line, h.span.col, h.id, h.message): h
+              for h in found}
+    found = sorted(unique.values(), key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
     return found, sorted(set(errors), key=errors.index)
 
 

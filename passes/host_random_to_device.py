@@ -20,26 +20,29 @@ from __future__ import annotations
 import libcst as cst
 from torch_mlir import ir
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
-    accelerator,
+    base_classes,
     call_arguments,
+    called_functions,
     called_rarely,
     constant_value,
-    definition,
     describe_loop,
     does_model_work,
     enclosing_scope,
     few_iterations,
-    frequency,
     holds,
-    loop_of,
     loop_runs,
+    module_class,
     names_device,
     producer,
+    reaching_definition,
     receiver,
     record_hint,
     runs_inner_loop,
+    same_op,
+    self_class,
     string_attr,
     walk,
 )
@@ -55,10 +58,21 @@ _TORCH_FACTORIES = frozenset(f"torch.{n}" for n in (
 #: conversions whose result holds the same host data
 _HOST_CONVERSIONS = frozenset({
     "torch.from_numpy", "torch.autograd.Variable", "numpy.asarray", "numpy.array",
-    "numpy.float32", "torch.FloatTensor", "torch.DoubleTensor", "torch.LongTensor",
+    "numpy.float32", "torch.FloatTensor", "torch.DoubleTensor", "torch.LongTensor", "torch.Tensor",
     "torch.IntTensor", "torch.HalfTensor", "torch.ByteTensor", "torch.BoolTensor"})
-_HOST_METHODS = frozenset({"float", "double", "long", "int", "half", "astype", "reshape",
-                           "view", "unsqueeze", "squeeze", "type", "type_as"})
+#: steps followed back from a copy to the draw (names, methods, calls and returns)
+_DEPTH = 16
+#: tensor methods whose result is on another device than their receiver
+_MOVES = frozenset({"to", "cuda", "copy_"})
+#: in-place draws of a tensor's own generator, on the tensor's device
+_IN_PLACE_DRAWS = frozenset({"normal_", "uniform_", "bernoulli_", "random_", "exponential_",
+                             "geometric_", "cauchy_", "log_normal_"})
+#: calls that allocate a tensor in host memory unless given `device=`
+_HOST_ALLOCATIONS = frozenset({
+    "torch.FloatTensor", "torch.DoubleTensor", "torch.LongTensor", "torch.IntTensor",
+    "torch.HalfTensor", "torch.ByteTensor", "torch.Tensor", "torch.empty", "torch.zeros",
+    "torch.ones", "torch.empty_like", "torch.zeros_like"})
+_PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 #: conversions that copy host data to the device they run on
 _TF_CONVERSIONS = ("tensorflow.constant", "tensorflow.convert_to_tensor",
                    "tensorflow.compat.v1.constant", "tensorflow.compat.v1.convert_to_tensor")
@@ -80,31 +94,87 @@ _DEFAULT_DRAW = "torch.distributions` with parameters on the device"
 
 def host_random(value: ir.Value, depth: int = 0) -> ir.Operation | None:
     """The host random draw whose numbers `value` holds (`np.random.normal(...)`,
-    `torch.randn(...)` without `device=`), seen through locals stored once and through
-    conversions that keep the data on the host; None if there is none."""
+    `torch.randn(...)` without `device=`, `torch.FloatTensor(n).normal_()`), seen through
+    locals stored once, conversions and tensor methods that keep the data on the host
+    (`x.sign().mul(x.abs().sqrt())`, `a.ger(b)`), and the value a function of the program
+    returns (`self._scale_noise(n)`); None if there is none."""
+    found = _host_random(value, depth)
+    return found[0] if found is not None else None
+
+
+def _host_random(value: ir.Value, depth: int = 0
+                 ) -> tuple[ir.Operation, ir.Operation] | None:
+    """(the draw, the op of `value`'s own function that makes it: the draw, or the call of
+    the function that returns it), or None."""
     op = producer(value)
-    if op is None or depth > 6:
+    if op is None or depth > _DEPTH:
         return None
     if op.name == "host.load":
-        made = definition(value, enclosing_scope(op))
-        return host_random(made.result, depth + 1) if made is not None and \
+        made = reaching_definition(value, enclosing_scope(op))
+        return _host_random(made.result, depth + 1) if made is not None and \
             made.name == "host.call" else None
     if op.name == "host.binop":  # `np.random.randn(b, d) * 0.1`
-        return next((r for v in op.operands if (r := host_random(v, depth + 1))), None)
+        return next((r for v in op.operands if (r := _host_random(v, depth + 1))), None)
     if op.name != "host.call":
         return None
     qualname, args = string_attr(op, "qualname"), call_arguments(op)
+    method = string_attr(op, "method")
     if string_attr(op, "effect") == "random" and (
             qualname.startswith("numpy.random.") or (
                 qualname in _TORCH_FACTORIES and
                 not any(k == "device" or k.startswith("*") for k, _ in args))):
-        return op
+        return op, op
     if qualname in _HOST_CONVERSIONS and args and not args[0][0]:
-        return host_random(args[0][1], depth + 1)
-    if string_attr(op, "method") in _HOST_METHODS and receiver(op) is not None and \
+        found = _host_random(args[0][1], depth + 1)
+        return (found[0], op) if found is not None else None
+    recv = receiver(op) if method else None
+    if recv is not None and method in _IN_PLACE_DRAWS and _host_tensor(recv):
+        return op, op  # `torch.FloatTensor(n).normal_(0, 1)`: drawn into host memory
+    functions = called_functions(op)
+    for func in functions:  # the value a function of the program returns
+        for ret in walk(func):
+            if ret.name == "hostcf.return" and same_op(enclosing_scope(ret), func) and \
+                    len(ret.operands) == 1 and (found := _host_random(ret.operands[0],
+                                                                      depth + 1)):
+                return found[0], op
+    if not functions and recv is not None and method not in _MOVES and \
             not any(names_device(v) for _, v in args):
-        return host_random(receiver(op), depth + 1)
+        found = _host_random(recv, depth + 1)  # a method of host data computes on the host
+        return (found[0], op) if found is not None else None
     return None
+
+
+def _host_tensor(value: ir.Value) -> bool:
+    """A tensor allocated in host memory by the call that makes it: a CPU tensor type
+    (`torch.FloatTensor(n)`) or a factory without `device=`."""
+    made = producer(value)
+    return made is not None and made.name == "host.call" and (
+        string_attr(made, "qualname") in _HOST_ALLOCATIONS and
+        not any(k == "device" or k.startswith("*") for k, _ in call_arguments(made)))
+
+
+def _module_buffer(value: ir.Value) -> str:
+    """`self.name` when it is a buffer or parameter of the torch module class whose
+    method reads it (`self.register_buffer("name", ...)`, `self.name = nn.Parameter(...)`
+    in the class or a base): it moves with the module to the module's device. "" if not."""
+    get = producer(value)
+    if get is None or get.name != "host.getattr":
+        return ""
+    cls = self_class(get.operands[0])
+    if cls is None or not module_class(cls):
+        return ""
+    name = string_attr(get, "attr")
+    for owner in (cls, *base_classes(cls)):
+        for op in walk(owner):
+            if op.name == "host.call" and string_attr(op, "method") == "register_buffer":
+                args = call_arguments(op)
+                if args and constant_value(args[0][1]) == name:
+                    return f"self.{name}"
+            elif op.name == "host.setattr" and string_attr(op, "attr") == name:
+                made = producer(op.operands[1])
+                if made is not None and string_attr(made, "qualname") in _PARAMETER_TYPES:
+                    return f"self.{name}"
+    return ""
 
 
 def cuda_type_names(module: ir.Operation) -> set[str]:
@@ -136,11 +206,14 @@ def device_copy(call: ir.Operation, cuda_names: set[str]) -> tuple[str, ir.Value
     callee = producer(call.operands[0])
     named = string_attr(callee, "name") if callee is not None and \
         callee.name == "host.load" else ""
-    if method not in ("cuda", "to") and not _cuda_type(qualname) and \
+    if method not in ("cuda", "to", "copy_") and not _cuda_type(qualname) and \
             named not in cuda_names and qualname not in _DEVICE_CONVERSIONS:
         return None  # the cheap test first: most calls are none of these
     args = call_arguments(call)
     recv = receiver(call) if method else None
+    if method == "copy_" and recv is not None and args and not args[0][0]:
+        buffer = _module_buffer(recv)  # `self.weight_epsilon.copy_(noise)`
+        return (f"{buffer}.copy_(...)", args[0][1]) if buffer else None
     if method == "cuda" and recv is not None:
         return ".cuda()", recv
     if method == "to" and recv is not None and any(names_device(v) for _, v in args):
@@ -164,40 +237,44 @@ def run(module, pass_=None) -> None:
         if op.name != "host.call":
             continue
         copy = device_copy(op, cuda_names)
-        draw = host_random(copy[1]) if copy is not None else None
-        if draw is None:
+        found = _host_random(copy[1]) if copy is not None else None
+        if found is None:
             continue
-        where = loop_of(op)  # in a helper: facts across the call
-        if where is None:
-            continue
-        loop, func, site = where
-        if not does_model_work(loop) or not holds(func or loop, draw):
+        draw, made = found
+        hot = [c for c in callgraph.contexts(op) if does_model_work(c.loop) and
+               _drawn_each_time(made, op, c.loop)]
+        if not hot:
             continue  # numbers drawn once, before the loop, are HARP202's invariant copy
-        how, drawn = copy[0], string_attr(draw, "qualname")
+        hot.sort(key=lambda c: (callgraph.RANK.index(c.how_often.kind),
+                                few_iterations(c.loop), len(c.chain)))
+        ctx = hot[0]
+        loop = ctx.loop
+        how, drawn = copy[0], string_attr(draw, "qualname") or \
+            f"{string_attr(draw, 'method')}()"
         short = drawn.removeprefix("numpy.random.").removeprefix("torch.")
         instead = _DEVICE_DRAW.get(short, _DEFAULT_DRAW)
+        if short.startswith("Tensor."):  # an in-place draw into a host tensor
+            instead = f"torch.empty(*size, device=...).{short.split('.', 1)[1]}(...)"
         if "tensorflow" in string_attr(op, "qualname"):
             instead = "tf.random.normal(shape, mean, stddev)` or `tf.random.uniform"
-        how_often = frequency(site, loop)
-        message = f"`{drawn}` draws random numbers on the host and `{how}` copies them to " \
-                  f"the device "
-        if func is None:
-            message += how_often.phrase(loop)
-        else:
-            message += (f"in `{string_attr(func, 'sym_name')}`, called "
-                        f"{how_often.phrase(loop)}")
-        message += f"; draw them on the device instead (`{instead}`)"
-        assumptions = [loop_runs(loop), accelerator(op), Assumption(
+        if how.endswith(".copy_(...)"):  # into a module's buffer: on the buffer's device
+            instead = instead.replace("device=...",
+                                      f"device={how.removesuffix('.copy_(...)')}.device")
+        message = (f"`{drawn}` draws random numbers on the host and `{how}` copies them to "
+                   f"the device {ctx.phrase(op)}; draw them on the device instead "
+                   f"(`{instead}`)")
+        assumptions = [loop_runs(loop), ctx.on_gpu(op), Assumption(
             "random-stream", drawn, "medium", "speculated",
-            "numbers drawn on the device follow a different sequence than the host's")]
-        if how_often.assumption(loop):
-            assumptions.append(how_often.assumption(loop))
-        if runs_inner_loop(loop, site) or few_iterations(loop):
+            "numbers drawn on the device follow a different sequence than the host's"),
+            *ctx.frequency_assumptions()]
+        if runs_inner_loop(loop, ctx.site) or few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop runs an inner loop (once per epoch) or a handful of times"))
+        copies = sum(1 for c in hot if same_op(c.loop, loop))
         elements = _elements(draw)
-        if elements is None or elements < _LARGE_DRAW:
+        into_buffer = how.endswith(".copy_(...)")
+        if (elements is None or elements < _LARGE_DRAW) and not into_buffer:
             # blind readers of real GANs judged a batch of latent noise (64 x 100 numbers,
             # about 0.1 ms to draw and copy) a few percent of a step at most
             size = f"{elements:,} numbers" if elements is not None else "numbers of a size " \
@@ -206,6 +283,16 @@ def run(module, pass_=None) -> None:
                 "step-share", drawn, "high", "speculated",
                 f"drawing and copying {size} costs a fraction of a millisecond per step: a "
                 f"few percent of a step, unless the draw is large"))
+        elif elements is None or elements < _LARGE_DRAW:
+            # a module's buffer holds weight-sized data (a noisy layer's noise matrix), made
+            # on the host and copied for each layer of each model that resets it; each
+            # blocking copy from host memory also waits for the device's queue
+            paths = f" ({copies} call paths reach it)" if copies > 1 else ""
+            assumptions.append(Assumption(
+                "step-share", drawn, "medium", "speculated",
+                f"the buffer is as large as a layer's weights and is drawn, computed and "
+                f"copied on the host for each layer of each model on every step{paths}; "
+                f"each blocking copy waits for the work the device has queued"))
         holder = enclosing_scope(loop)
         rarely = called_rarely(holder) if holder.name == "host.func" else None
         if rarely is not None:
@@ -213,7 +300,19 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 f"`{string_attr(holder, 'sym_name')}` is only called when "
                 f"`{rarely.guard}` holds"))
-        record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
+        record_hint(op, HINT, message, assumptions,
+                    related=[ctx.site] if not same_op(ctx.site, op) else [])
+
+
+def _drawn_each_time(made: ir.Operation, copy: ir.Operation, loop: ir.Operation) -> bool:
+    """Whether the draw that `copy` moves is made again each time `copy` runs in `loop`:
+    it is in the loop, or in the function that makes the copy when that function is called
+    from the loop (not before the loop, in the loop's own function)."""
+    if holds(loop, made):
+        return True
+    scope = enclosing_scope(made)
+    return same_op(scope, enclosing_scope(copy)) and scope.name == "host.func" and \
+        not same_op(scope, enclosing_scope(loop))
 
 
 #: numbers drawn per step above which the host draw and copy are a real share of a step
@@ -275,6 +374,9 @@ def fix_host_random(module, positions, hint):
     type allocates on its device, the in-place draw fills it there). Unsafe: the numbers
     come from the device's generator, not the host's."""
     call = node_at(positions, hint.span, cst.Call)
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy_":
+        raise Decline("the numbers are drawn in another statement or function: draw them "
+                      "there, on the buffer's device (`device=<buffer>.device`)")
     if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("to", "cuda"):
         return module.deep_replace(call, _torch_draw_on_device(module, call))
     if len(call.args) != 1 or call.args[0].keyword or call.args[0].star:

@@ -17,12 +17,15 @@ class Program:
     resolve to what the imported module binds (functions with their return facts and
     effect summaries, classes, tensors...)."""
 
-    def __init__(self, files: dict[str, Path]):
+    def __init__(self, files: dict[str, Path], root: Path | None = None):
         self.files = files  # dotted module name (a notebook's ends in [ipynb]) -> path
+        self.root = root  # where a module the files import and were not given is looked up
         self.exports: dict[str, dict[str, Fact]] = {}
         self.errors: list[FrontendError] = []
         self.module = ir.Module.create(loc=ir.Location.unknown())
         self._busy: set[str] = set()
+        self._found = 0  # modules added from `root` on import
+        self._absent: set[str] = set()  # names not found there
 
     @staticmethod
     def from_paths(paths: list[Path], root: Path | None = None) -> Program:
@@ -36,7 +39,7 @@ class Program:
             if rel.suffix == ".ipynb":  # not importable: a name no import can spell, so
                 name += "[ipynb]"       # `train.ipynb` beside `train.py` is not replaced
             files[name] = path
-        return Program(files)
+        return Program(files, root)
 
     def lower_all(self) -> ir.Module:
         for name in self.files:
@@ -76,7 +79,7 @@ class Program:
         parts = qualname.split(".")
         for i in range(len(parts), 0, -1):
             mod = ".".join(parts[:i])
-            if mod in self.files:
+            if mod in self.files or self._look_up(parts[:i]):
                 rest = parts[i:]
                 if not rest:
                     return Fact("library", qualname=mod)
@@ -84,6 +87,29 @@ class Program:
                 fact = self.exports.get(mod, {}).get(rest[0])
                 return fact if fact is not None and len(rest) == 1 else UNKNOWN
         return None
+
+
+    def _look_up(self, parts: list[str]) -> bool:
+        """Add the module `parts` names when it is a file of the project under `root`
+        that was not given (`harp analyze train.py` beside `model.py`; notebooks importing
+        `common/layers.py`): its functions and classes are facts of the program, its hints
+        are not reported. Bounded, so that a file importing a large package stays fast."""
+        name = ".".join(parts)
+        if self.root is None or self._found >= _MAX_LOOKED_UP or name in self._absent or \
+                not all(p.isidentifier() for p in parts):
+            return False
+        base = self.root.joinpath(*parts)
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                self.files[name] = path
+                self._found += 1
+                return True
+        self._absent.add(name)  # `torch.nn.functional`: asked for again and again
+        return False
+
+
+#: project modules added on import per program, at most
+_MAX_LOOKED_UP = 64
 
 
 def lower_program(paths: list[Path], root: Path | None = None) -> tuple[ir.Module,

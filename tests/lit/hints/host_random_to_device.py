@@ -93,3 +93,12 @@ for batch in synthetic_batches():
     net(batch).sum().backward()
 for batch in synthetic_epoch():
     net(batch).sum().backward()
+
+# Draws written as a CPU tensor type filled in place, or converted by `torch.Tensor`: one
+# small copy a step (the aggressive level's, as latent noise is).
+G = torch.nn.Linear(100, 10).cuda()
+for step in range(10000):
+    z = torch.FloatTensor(64, 100).normal_(0, 1).cuda()  # expected-hint@aggressive HARP205
+    w = torch.Tensor(np.random.normal(0, 1, (64, 100))).cuda()  # expected-hint@aggressive HARP205
+    G(z).mean().backward()
+    G(w).mean().backward()
