@@ -195,7 +195,7 @@ class _Builder:
             return self.value("torch.constant.none", [], "!torch.none")
         if kind == "bool" or isinstance(value, bool):
             return self.value("torch.constant.bool", [], "!torch.bool",
-                              {"value": ir.BoolAttr.get(value)})
+                              {"value": ir.BoolAttr.get(bool(value))})
         if kind == "str":
             return self.value("torch.constant.str", [], "!torch.str",
                               {"value": ir.StringAttr.get(value)})

@@ -180,3 +180,10 @@ def test_an_operator_whose_op_is_not_known_stays_on_the_host(ctx, framework, exp
     module = lowered(f"{header}r = {expression}\n")
     assert module.operation.verify()
     assert name in [op.name for op in walk(module.operation)], expression
+
+
+def test_an_int_where_a_bool_is_taken_lowers(ctx):
+    """`torch.sum(x, 1, 1)`: keepdim given as 1, as Python allows (it crashed the pass)."""
+    module = lowered("import torch\nx = torch.ones(2, 3)\ny = torch.sum(x, 1, 1)\n")
+    assert module.operation.verify()
+    assert "torch.aten.sum.dim_IntList" in [op.name for op in walk(module.operation)]
