@@ -156,6 +156,7 @@ ASSUMPTIONS: dict[str, str] = {
     "one-batch": "an input is small enough to run as one batch",
     "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
     "step-share": "what the fix removes is a noticeable share of a step, worth a change",
+    "device-argument": "the argument of `.to(...)` names a device (not a dtype or a tensor)",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")
@@ -1239,12 +1240,34 @@ def _instance_call(call: ir.Operation) -> ir.Operation | None:
     """The method that calling an instance of a class of this file runs: its `__call__`,
     or the `forward` of a module subclass (`net = Net(); net(x)` runs `Net.forward`)."""
     cls = instance_class(call.operands[0], call)
-    if cls is None:
-        return None
+    return _call_method(cls) if cls is not None else None
+
+
+def _call_method(cls: ir.Operation) -> ir.Operation | None:
+    """What calling an instance of `cls` runs: its `__call__`, or a module's `forward`."""
     methods = class_methods(cls)
     if "__call__" in methods:
         return methods["__call__"]
     return methods.get("forward") if module_class(cls) else None
+
+
+def _instance_classes(value: ir.Value) -> list[ir.Operation]:
+    """The program classes `value` may be an instance of when the code binds it in several
+    places, each to an instance of a program class: an attribute its class stores in
+    several branches (`self.dist = Categorical(...)` or `DiagGaussian(...)`), a name bound
+    so (`_classes_bound`)."""
+    made = producer(value)
+    if made is None:
+        return []
+    if made.name == "host.load":
+        return _classes_bound(value)
+    if made.name != "host.getattr":
+        return []
+    owner = self_class(made.operands[0])
+    module = host_module(owner) if owner is not None else None
+    stores = _attribute_stores(owner).get(string_attr(made, "attr"), []) if module else []
+    classes = [_constructed_class(producer(s.operands[1]), module) for s in stores]
+    return classes if classes and all(c is not None for c in classes) else []
 
 
 def module_class(cls: ir.Operation) -> bool:
@@ -1324,6 +1347,9 @@ def called_functions(call: ir.Operation) -> list[ir.Operation]:
     branch, `DDPG(...)` in another), the method of each."""
     one = called_function(call)
     found = [one] if one is not None else []
+    if not found:  # an instance called: `self.dist(x)` with `self.dist` one of several
+        found = [m for cls in _instance_classes(call.operands[0])
+                 if (m := _call_method(cls)) is not None]
     callee = producer(call.operands[0])
     if callee is None or callee.name != "host.getattr":
         return found
@@ -1419,9 +1445,24 @@ def _class_stores(scope: ir.Operation, name: str) -> list[ir.Operation]:
         recv = receiver(made) if made is not None and made.name == "host.call" and \
             string_attr(made, "method") in _RETURNS_SELF else None
         load = producer(recv) if recv is not None else None
-        if load is None or load.name != "host.load" or string_attr(load, "name") != name:
+        if (load is None or load.name != "host.load" or string_attr(load, "name") != name) \
+                and not _restored(made, scope):
             found.append(store)
     return found
+
+
+def _restored(made: ir.Operation | None, scope: ir.Operation) -> bool:
+    """Whether `made` is an object unpickled by `torch.load` (`checkpoint['decoder']` of
+    `checkpoint = torch.load(path)`): an instance of a class the program defines, as the
+    program's other store of the name builds it, so it does not hide that class."""
+    for _ in range(3):
+        if made is None:
+            return False
+        if made.name == "host.getitem":
+            made = definition(made.operands[0], scope)
+            continue
+        return made.name == "host.call" and string_attr(made, "qualname") == "torch.load"
+    return False
 
 
 def _passed_classes(value: ir.Value) -> list[ir.Operation | None]:
@@ -1439,6 +1480,8 @@ def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Ope
     `Cls` looked up in `scope`); None for any other op."""
     if made is None or made.name != "host.call":
         return None
+    if string_attr(made, "method") in _RETURNS_SELF and receiver(made) is not None:
+        return _constructed_class(producer(receiver(made)), scope)  # `Net().to(device)`
     cls = definition(made.operands[0], scope)
     if cls is not None and cls.name == "host.getattr":
         cls = module_attribute(cls, scope)
@@ -1449,9 +1492,12 @@ def module_attribute(attribute: ir.Operation, scope: ir.Operation) -> ir.Operati
     """What `mod.name` is when `mod` is bound by `import mod` to a file of the analysed
     program (`TD3.TD3` of main.py is the class in TD3.py), else None."""
     made = definition(attribute.operands[0], scope)
-    if made is None or made.name != "host.import" or string_attr(made, "name"):
+    if made is None or made.name != "host.import":
         return None
-    target = _program_modules(made).get(string_attr(made, "module"))
+    module = string_attr(made, "module")
+    if string_attr(made, "name"):  # `from pkg import mod`: a module of the package
+        module = f"{module}.{string_attr(made, 'name')}"
+    target = _program_modules(made).get(module)
     stores = _stores(target).get(string_attr(attribute, "attr"), []) if target else []
     found = producer(stores[0].operands[0]) if len(stores) == 1 else None
     return imported(found) if found is not None and found.name == "host.import" else found
@@ -1778,23 +1824,29 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
 
 def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
     """The op computing `value`, a local's load: the value of the last store of the name
-    before the load in the load's own block (`x = torch.randn(n); x = x.abs(); return x`
-    gives `x.abs()`), when no op in between holds another store of it; else
-    `definition`'s answer (a local stored once)."""
+    before the load in straight-line code, looking out through the `if`s around it
+    (`x = torch.randn(n); x = x.abs(); return x` gives `x.abs()`; `z = torch.zeros(n)`
+    then `if cuda: z = z.cuda()` gives `torch.zeros(n)` inside the `if`), when no op in
+    between holds another store of it; else `definition`'s answer (a local stored once)."""
     load = producer(value)
     if load is None or load.name != "host.load":
         return load
     name = string_attr(load, "name")
-    found = None
-    for op in load.block.operations:
-        op = op.operation
-        if same_op(op, load):
-            break
-        if op.name == "host.store" and string_attr(op, "name") == name:
-            found = op
-        elif op.regions and any(o.name == "host.store" and string_attr(o, "name") == name
-                                for o in walk(op)):
-            found = None  # rebound in a branch or loop: which store reaches is not known
+    found, at = None, load
+    while found is None and at is not None:
+        for op in at.block.operations:
+            op = op.operation
+            if same_op(op, at):
+                break
+            if op.name == "host.store" and string_attr(op, "name") == name:
+                found = op
+            elif op.regions and any(o.name == "host.store" and
+                                    string_attr(o, "name") == name for o in walk(op)):
+                found = None  # rebound in a branch or loop: which store reaches is unknown
+                at = None
+                break
+        if found is None and at is not None:
+            at = at.parent if at.parent is not None and at.parent.name == "host.if" else None
     if found is None:
         return definition(value, scope)
     made = producer(_unpacked(found.operands[0]))

@@ -151,6 +151,9 @@ def _call_rank(op: ir.Operation, depth: int) -> int | None:
     if receiver is not None and value_kind(receiver) == "tensor" and \
             method in _RANK_KEEPING_METHODS:
         return tensor_rank(receiver, depth + 1)
+    if receiver is not None and method in ("ger", "outer") or \
+            qualname in ("torch.ger", "torch.outer"):
+        return 2  # an outer product of two vectors
     if receiver is not None and value_kind(receiver) == "tensor" and \
             method in ("view", "reshape") and positional:
         return _display_length(positional[0]) if len(positional) == 1 else len(positional)

@@ -329,3 +329,34 @@ def number_names(module) -> set[str]:
 
     module.visit(Bindings())
     return {n for n, only_numbers in bound.items() if only_numbers}
+
+
+def factory_on_device(module: cst.Module, call: cst.Call, factories) -> cst.Call:
+    """`torch.<factory>(...).to(device)` / `.cuda()` as `torch.<factory>(..., device=...)`:
+    the tensor is made where it goes (HARP202's filled buffers, HARP205's draws). Declines
+    when the moved tensor is not such a factory written in the expression, when it already
+    names a device or takes `*args`, and when the move does more than name a device."""
+    torch = module_alias(module, "torch")
+    factory = call.func.value if isinstance(call.func, cst.Attribute) else None
+    name = dotted_name(factory.func) if isinstance(factory, cst.Call) else ""
+    if torch is None or not name.startswith(f"{torch}.") or \
+            name.removeprefix(f"{torch}.") not in factories:
+        raise Decline("the moved tensor is not a torch factory written in the expression")
+    if any(a.keyword and a.keyword.value in ("device", "out", "requires_grad", "pin_memory")
+           or a.star for a in factory.args):
+        raise Decline("the factory already names a device or takes `out=`, "
+                      "`requires_grad=`, `pin_memory=` or `*args`")
+    if call.func.attr.value == "cuda":
+        if call.args:
+            raise Decline("`.cuda(i)` names a device index")
+        device = cst.SimpleString('"cuda"')
+    elif len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
+        device = call.args[0].value
+    else:
+        raise Decline("`.to(...)` does more than move to a device")
+    args = list(factory.args)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    keyword = cst.Arg(device, keyword=cst.Name("device"), equal=cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    return factory.with_changes(args=[*args, keyword])

@@ -42,7 +42,7 @@ class Program:
         return Program(files, root)
 
     def lower_all(self) -> ir.Module:
-        for name in self.files:
+        for name in list(self.files):  # lowering may add the modules it imports
             self.lower(name)
         return self.module
 

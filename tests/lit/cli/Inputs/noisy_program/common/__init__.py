@@ -1,0 +1,1 @@
+# noisy layers, imported by train.py
