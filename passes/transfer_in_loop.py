@@ -226,7 +226,8 @@ RULE = Rule(
         safety=_safety,
         unsafe_because="the argument of `.to(...)` is not proved to be a device",
         summary="safe (guarded by the loop's `range` or list when the loop may run zero times); "
-                "unsafe for a loop of unknown length",
+                "unsafe for a loop of unknown length; `device=` safe when the argument is "
+                "proved a device",
         rewrite="a loop-invariant conversion moves before the loop, through nested loops "
                 "(under `if range(n):`, or `if items:` for a list, when the loop may run zero "
                 "times); `torch.zeros(...).to(device)` becomes `torch.zeros(..., "
