@@ -185,3 +185,18 @@ def _nesting(value: ir.Value) -> int | None:
         return 1 + ranks.pop() if len(ranks) == 1 and None not in ranks else None
     found = constant_value(value)
     return 0 if isinstance(found, (int, float)) and not isinstance(found, bool) else None
+
+
+def constant_elements(sizes: list[ir.Value]) -> int | None:
+    """How many elements a shape holds when the code gives every size as a constant int:
+    `(64, 100)` as separate arguments, or one tuple or list display of them; else None."""
+    made = producer(sizes[0]) if len(sizes) == 1 else None
+    if made is not None and made.name in ("host.tuple", "host.list"):
+        sizes = list(made.operands)
+    total = 1
+    for size in sizes:
+        n = constant_value(size)
+        if not isinstance(n, int) or isinstance(n, bool):
+            return None
+        total *= n
+    return total if sizes else None

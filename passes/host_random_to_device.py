@@ -49,7 +49,7 @@ from harp_ir.analysis import (
 from harp_ir.codemods import Decline, node_at, syntax
 from harp_ir.frontend.names import dotted_name
 from harp_ir.rules import Fix, HintSpec, Rule, always_unsafe
-from harp_ir.shapes import tensor_rank
+from harp_ir.shapes import constant_elements, tensor_rank
 
 HINT = "HARP205"
 
@@ -336,21 +336,10 @@ def _elements(draw) -> int | None:
         size = keyword.get("size") or (positional[2] if len(positional) > 2 else None)
         if size is None:
             return None
-        made = producer(size)
-        dims = list(made.operands) if made is not None and made.name in (
-            "host.tuple", "host.list") else [size]
+        dims = [size]
     else:  # torch.randn(64, 100) or torch.randn((64, 100))
         dims = positional
-        made = producer(dims[0]) if len(dims) == 1 else None
-        if made is not None and made.name in ("host.tuple", "host.list"):
-            dims = list(made.operands)
-    total = 1
-    for d in dims:
-        n = constant_value(d)
-        if not isinstance(n, int) or isinstance(n, bool):
-            return None
-        total *= n
-    return total if dims else None
+    return constant_elements(dims)
 
 
 # --- the fix ------------------------------------------------------------------------------

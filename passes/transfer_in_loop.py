@@ -44,6 +44,7 @@ from harp_ir.analysis import (
 )
 from harp_ir.codemods import hoist, node_at, syntax
 from harp_ir.rules import Fix, HintSpec, Rule, established
+from harp_ir.shapes import constant_elements
 
 HINT = "HARP202"
 
@@ -131,17 +132,9 @@ def _made_on_host(op) -> None:
 
 def _elements(factory) -> int | None:
     """The elements a factory makes when every positional size is a constant int."""
-    sizes = [v for k, v in call_arguments(factory) if not k]
-    made = producer(sizes[0]) if len(sizes) == 1 else None
-    if made is not None and made.name in ("host.tuple", "host.list"):
-        sizes = list(made.operands)
-    total = 1
-    for size in sizes:
-        n = constant_value(size)
-        if not isinstance(n, int) or isinstance(n, bool):
-            return None
-        total *= n
-    return total if sizes and string_attr(factory, "qualname") != "torch.arange" else None
+    if string_attr(factory, "qualname") == "torch.arange":  # its arguments are a range
+        return None
+    return constant_elements([v for k, v in call_arguments(factory) if not k])
 
 
 def device_argument(value) -> Assumption:

@@ -161,25 +161,25 @@ HOST_OPERATOR_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("framework", "expression", "name"), OPERATOR_CASES)
-def test_every_python_operator_on_tensors_lowers(ctx, framework, expression, name):
+def operator_ops(framework: str, expression: str) -> list[str]:
+    """The ops of `r = expression` on tensors `t` and `u`, lowered (the module verifies)."""
     header = ("import torch\nt = torch.ones(2, 2)\nu = torch.ones(2, 2)\n"
               if framework == "torch" else
               "import tensorflow as tf\nt = tf.ones([2, 2])\nu = tf.ones([2, 2])\n")
     module = lowered(f"{header}r = {expression}\n")
     assert module.operation.verify()
-    assert name in [op.name for op in walk(module.operation)], expression
+    return [op.name for op in walk(module.operation)]
+
+
+@pytest.mark.parametrize(("framework", "expression", "name"), OPERATOR_CASES)
+def test_every_python_operator_on_tensors_lowers(ctx, framework, expression, name):
+    assert name in operator_ops(framework, expression), expression
 
 
 @pytest.mark.parametrize(("framework", "expression", "name"), HOST_OPERATOR_CASES)
 def test_an_operator_whose_op_is_not_known_stays_on_the_host(ctx, framework, expression,
                                                              name):
-    header = ("import torch\nt = torch.ones(2, 2)\nu = torch.ones(2, 2)\n"
-              if framework == "torch" else
-              "import tensorflow as tf\nt = tf.ones([2, 2])\nu = tf.ones([2, 2])\n")
-    module = lowered(f"{header}r = {expression}\n")
-    assert module.operation.verify()
-    assert name in [op.name for op in walk(module.operation)], expression
+    assert name in operator_ops(framework, expression), expression
 
 
 def test_an_int_where_a_bool_is_taken_lowers(ctx):
