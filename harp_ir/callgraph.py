@@ -174,15 +174,20 @@ def per_step(op: ir.Operation, hot) -> Context | None:
     return found[0] if found else None
 
 
+#: TensorFlow and Keras calls that update a model: an optimizer's, or Keras' own steps
+_TF_TRAINING = ("apply_gradients", "minimize", "train_on_batch")
+
+
 def trains(loop: ir.Operation, depth: int = 2) -> bool:
     """Whether an iteration of `loop` runs a training step: `backward()` or an optimizer's
-    `step()`, in its body or in a function of the program it calls (`depth` levels)."""
+    `step()` (TensorFlow: `apply_gradients`, `minimize`, Keras' `train_on_batch`), in its
+    body or in a function of the program it calls (`depth` levels)."""
     for op in walk(loop):
         if op.name != "host.call":
             continue
         method = string_attr(op, "method")
         if method == "backward" or string_attr(op, "qualname").startswith("torch.optim.") \
-                and method == "step":
+                and method == "step" or method in _TF_TRAINING:
             return True
         if method == "step":
             callee = producer(op.operands[0])

@@ -18,16 +18,26 @@ from __future__ import annotations
 
 from harp_ir import callgraph
 from harp_ir.analysis import (
+    call_arguments,
     describe_loop,
+    enclosing_scope,
+    holds,
     producer,
+    receiver,
     record_hint,
     string_attr,
+    value_name,
     walk,
 )
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP405"
 _PARAMETERS = ("parameters", "named_parameters", "buffers", "named_buffers")
+#: a tf.Variable's in-place writes
+_ASSIGNS = ("assign", "assign_add", "assign_sub")
+#: a Keras model's lists of tf.Variables
+_KERAS_WEIGHTS = ("weights", "trainable_weights", "trainable_variables", "variables",
+                  "get_weights")
 #: tensor methods that are no kernel launch (views, metadata, autograd flags)
 _NO_KERNEL = ("data", "grad", "detach", "view", "view_as", "size", "numel", "dim", "shape",
               "requires_grad_", "is_leaf", "dtype", "device")
@@ -35,20 +45,60 @@ _NO_KERNEL = ("data", "grad", "detach", "view", "view_as", "size", "numel", "dim
 
 def _models(loop) -> list[str]:
     """The models whose parameters `loop` visits (their text), or [] when it visits
-    something else."""
+    something else: `m.parameters()` and the like, a Keras model's `m.weights` (or
+    `trainable_variables`, `get_weights()`), alone, zipped or enumerated."""
     made = producer(loop.operands[0])
     if made is None or made.name != "host.call":
         return []
-    parts = list(made.operands)[1:] if string_attr(made, "qualname") == "builtins.zip" \
+    qualname = string_attr(made, "qualname")
+    parts = list(made.operands)[1:] if qualname in ("builtins.zip", "builtins.enumerate") \
         else [made.result]
     found = []
     for part in parts:
-        call = producer(part)
-        if call is None or call.name != "host.call" or \
-                string_attr(call, "method") not in _PARAMETERS:
+        origin = producer(part)
+        name = string_attr(origin, "method") if origin is not None and \
+            origin.name == "host.call" else string_attr(origin, "attr") \
+            if origin is not None and origin.name == "host.getattr" else ""
+        if name not in _PARAMETERS and name not in _KERAS_WEIGHTS:
             return []
-        found.append(string_attr(call, "harp.receiver") or "the model")
+        found.append(string_attr(origin, "harp.receiver") or value_name(
+            origin.operands[0] if origin.name == "host.getattr" else part) or "the model")
     return found
+
+
+def _keras(loop) -> bool:
+    """Whether `loop` visits a Keras model's weights (tf.Variables, not torch tensors)."""
+    made = producer(loop.operands[0])
+    parts = list(made.operands)[1:] if made is not None and made.name == "host.call" and \
+        string_attr(made, "qualname") in ("builtins.zip", "builtins.enumerate") else \
+        [loop.operands[0]]
+    for part in parts:
+        origin = producer(part)
+        if origin is not None and (string_attr(origin, "attr") in _KERAS_WEIGHTS or
+                                   string_attr(origin, "method") == "get_weights"):
+            return True
+    return False
+
+
+def _written_back(loop) -> bool:
+    """Whether the values the loop computes are written to the model after it: a list the
+    loop appends to, passed to `set_weights(...)` in the same function (Keras' soft
+    update)."""
+    appended = set()
+    for call in walk(loop):
+        if call.name == "host.call" and string_attr(call, "method") == "append":
+            target = producer(receiver(call)) if receiver(call) is not None else None
+            if target is not None and target.name == "host.load":
+                appended.add(string_attr(target, "name"))
+    scope = enclosing_scope(loop)
+    for call in walk(scope):
+        if call.name == "host.call" and string_attr(call, "method") == "set_weights":
+            args = call_arguments(call)
+            given = producer(args[0][1]) if args else None
+            if given is not None and given.name == "host.load" and \
+                    string_attr(given, "name") in appended and not holds(loop, call):
+                return True
+    return False
 
 
 def _per_parameter_work(loop) -> tuple[int, int]:
@@ -80,9 +130,10 @@ def _per_parameter_work(loop) -> tuple[int, int]:
             if method in _NO_KERNEL:
                 derived.update(op.results)
                 continue
-            if method.endswith("_") or string_attr(op, "qualname").startswith("torch."):
+            in_place = method.endswith("_") or method in _ASSIGNS
+            if in_place or string_attr(op, "qualname").startswith("torch."):
                 kernels += 1
-                writes += method.endswith("_")
+                writes += in_place
                 derived.update(op.results)
     return kernels, writes
 
@@ -103,18 +154,25 @@ def run(module, pass_=None) -> None:
         if not models:
             continue
         kernels, writes = _per_parameter_work(loop)
-        if kernels < 2 or not writes:
+        keras = _keras(loop)
+        if kernels < 2 or not (writes or keras and _written_back(loop)):
             continue
         ctx = callgraph.per_step(loop, callgraph.training_work)
         if ctx is None:
             continue
         updated = " and ".join(f"`{m}`" for m in dict.fromkeys(models))
+        if keras:  # eager ops per variable, and `set_weights` goes through numpy
+            instead = ("update them in one compiled function: `t.assign(tau * w + (1 - tau) "
+                       "* t)` for each pair of variables, inside a `tf.function` (with no "
+                       "`set_weights`, which copies every weight through the host)")
+        else:
+            instead = ("update them all at once with `torch._foreach_*` ops over the "
+                       "parameter lists (a soft update `t = tau * p + (1 - tau) * t` is "
+                       "`torch._foreach_lerp_(targets, params, tau)`)")
         message = (f"{describe_loop(loop)} runs {kernels} tensor operations on each "
                    f"parameter of {updated}, one parameter at a time, "
                    f"{ctx.phrase(loop)}: a kernel launch per operation per parameter; "
-                   f"update them all at once with `torch._foreach_*` ops over the parameter "
-                   f"lists (a soft update `t = tau * p + (1 - tau) * t` is "
-                   f"`torch._foreach_lerp_(targets, params, tau)`)")
+                   f"{instead}")
         # launches cost microseconds each only on a GPU
         assumptions = [ctx.on_gpu(loop), *ctx.frequency_assumptions()]
         record_hint(loop, HINT, message, assumptions, related=[ctx.site])
