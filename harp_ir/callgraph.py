@@ -40,6 +40,7 @@ from harp_ir.analysis import (
     modulus_kind,
     producer,
     program_trains,
+    runs_inner_loop,
     same_op,
     string_attr,
     tests_one_value,
@@ -60,6 +61,7 @@ class Context:
     chain: tuple[ir.Operation, ...]
     how_often: Frequency
     site: ir.Operation
+    origin: ir.Operation | None = None  # the statement itself, at the end of the chain
 
     def phrase(self, at: ir.Operation) -> str:
         """"on every iteration of the `while` loop (line 9) through `Agent.act`", with the
@@ -89,8 +91,20 @@ class Context:
     def frequency_assumptions(self) -> list[Assumption]:
         """What a per-step hint rests on about how often this context runs it: the guard
         on the chain, and whether it runs once per episode or epoch."""
-        return [a for a in (self.how_often.assumption(self.loop), self.per_outer_iteration())
-                if a is not None]
+        return [a for a in (self.how_often.assumption(self.loop), self.per_outer_iteration(),
+                            self.beside_inner_loop()) if a is not None]
+
+    def beside_inner_loop(self) -> Assumption | None:
+        """A high-risk `hot-loop` speculation when an iteration of `loop` also runs an
+        inner loop of model work that does not hold the site (`for ep: while not done:
+        act(...)` then `replay()`): the site runs once per episode or epoch, beside the
+        steps, not on each of them."""
+        if not runs_inner_loop(self.loop, self.origin or self.site):
+            return None
+        return Assumption("hot-loop", describe_loop(self.loop), "high", "speculated",
+                          f"an iteration of {describe_loop(self.loop)} also runs an inner "
+                          f"loop of model work: this runs once per such iteration (an "
+                          f"episode or an epoch), not on every step")
 
     def per_outer_iteration(self) -> Assumption | None:
         """A high-risk `hot-loop` speculation when the site sits in an inner loop of
@@ -150,7 +164,7 @@ def contexts(op: ir.Operation, depth: int = DEPTH) -> list[Context]:
     # the loops of its own function, innermost first (`for t in range(10)` in `while not
     # done`), then those around the calls of the function (a training helper whose own loop
     # is a few updates runs them on every episode of its caller)
-    found = [Context(loop, (), frequency(op, loop), op) for loop in loops_around(op)]
+    found = [Context(loop, (), frequency(op, loop), op, op) for loop in loops_around(op)]
     func = enclosing_scope(op)
     if func.name != "host.func" or depth == 0:
         return found
@@ -160,7 +174,7 @@ def contexts(op: ir.Operation, depth: int = DEPTH) -> list[Context]:
             continue  # traced once into a graph: not run per iteration by Python
         for ctx in contexts(site, depth - 1):
             found.append(Context(ctx.loop, (func, *ctx.chain), _rarer(own, ctx.how_often),
-                                 ctx.site))
+                                 ctx.site, op))
     return found
 
 

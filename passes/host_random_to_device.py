@@ -40,7 +40,6 @@ from harp_ir.analysis import (
     reaching_definition,
     receiver,
     record_hint,
-    runs_inner_loop,
     same_op,
     self_class,
     string_attr,
@@ -268,10 +267,10 @@ def run(module, pass_=None) -> None:
             "random-stream", drawn, "medium", "speculated",
             "numbers drawn on the device follow a different sequence than the host's"),
             *ctx.frequency_assumptions()]
-        if runs_inner_loop(loop, ctx.site) or few_iterations(loop):
+        if few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
-                "the loop runs an inner loop (once per epoch) or a handful of times"))
+                "the loop runs a handful of times"))
         copies = sum(1 for c in hot if same_op(c.loop, loop))
         elements = _elements(draw)
         # a matrix copied into a module's buffer is weight-sized (a noisy layer's noise
