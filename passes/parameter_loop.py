@@ -43,41 +43,41 @@ _NO_KERNEL = ("data", "grad", "detach", "view", "view_as", "size", "numel", "dim
               "requires_grad_", "is_leaf", "dtype", "device")
 
 
+def _visited(loop) -> list:
+    """The ops making what `loop` iterates: the iterable's, or each part of a `zip` or
+    `enumerate` of them."""
+    made = producer(loop.operands[0])
+    if made is not None and made.name == "host.call" and \
+            string_attr(made, "qualname") in ("builtins.zip", "builtins.enumerate"):
+        return [producer(v) for v in list(made.operands)[1:]]
+    return [made]
+
+
+def _collection(origin) -> str:
+    """`parameters`, `weights`...: what `origin` takes from a model, else ""."""
+    if origin is not None and origin.name == "host.call":
+        return string_attr(origin, "method")
+    return string_attr(origin, "attr") if origin is not None and \
+        origin.name == "host.getattr" else ""
+
+
 def _models(loop) -> list[str]:
     """The models whose parameters `loop` visits (their text), or [] when it visits
     something else: `m.parameters()` and the like, a Keras model's `m.weights` (or
     `trainable_variables`, `get_weights()`), alone, zipped or enumerated."""
-    made = producer(loop.operands[0])
-    if made is None or made.name != "host.call":
-        return []
-    qualname = string_attr(made, "qualname")
-    parts = list(made.operands)[1:] if qualname in ("builtins.zip", "builtins.enumerate") \
-        else [made.result]
     found = []
-    for part in parts:
-        origin = producer(part)
-        name = string_attr(origin, "method") if origin is not None and \
-            origin.name == "host.call" else string_attr(origin, "attr") \
-            if origin is not None and origin.name == "host.getattr" else ""
-        if name not in _PARAMETERS and name not in _KERAS_WEIGHTS:
+    for origin in _visited(loop):
+        if _collection(origin) not in _PARAMETERS + _KERAS_WEIGHTS:
             return []
-        found.append(string_attr(origin, "harp.receiver") or value_name(
-            origin.operands[0] if origin.name == "host.getattr" else part) or "the model")
+        found.append(string_attr(origin, "harp.receiver") or (
+            value_name(origin.operands[0]) if origin.name == "host.getattr" else "") or
+            "the model")
     return found
 
 
 def _keras(loop) -> bool:
     """Whether `loop` visits a Keras model's weights (tf.Variables, not torch tensors)."""
-    made = producer(loop.operands[0])
-    parts = list(made.operands)[1:] if made is not None and made.name == "host.call" and \
-        string_attr(made, "qualname") in ("builtins.zip", "builtins.enumerate") else \
-        [loop.operands[0]]
-    for part in parts:
-        origin = producer(part)
-        if origin is not None and (string_attr(origin, "attr") in _KERAS_WEIGHTS or
-                                   string_attr(origin, "method") == "get_weights"):
-            return True
-    return False
+    return any(_collection(o) in _KERAS_WEIGHTS for o in _visited(loop))
 
 
 def _written_back(loop) -> bool:
