@@ -174,8 +174,7 @@ def _is_device(value, depth: int) -> bool:
 def _fix(module, positions, hint):
     """The hoist for a loop-invariant transfer; `device=` for a tensor made on the host
     only to be moved (unsafe unless the argument of `.to` is proved a device)."""
-    if not any(a.kind == "device-argument" or a.kind == "step-share"
-               for a in hint.assumptions):
+    if any(a.kind == "no-alias" for a in hint.assumptions):  # only the invariant form's
         return hoist.fix_loop_invariant(module, positions, hint)
     call = node_at(positions, hint.span, cst.Call)
     return module.deep_replace(call, syntax.factory_on_device(module, call,

@@ -145,3 +145,13 @@ def test_aggressive_level_fixture(ctx, name, tmp_path):
         return
     before, after = run(folder / f"{name}.in.py"), run(folder / f"{name}.out.py")
     assert len(before) == len(after) and all(map(same, before, after)), (before, after)
+
+
+def test_a_large_buffer_moved_by_cuda_is_made_on_the_device(ctx):
+    """`.cuda()` names no argument to prove, and a shape of a million numbers rests on no
+    step-share speculation: the hint is still the made-on-host form, fixed with
+    `device="cuda"` (it was sent to the loop hoist, which declined)."""
+    source = (FIXTURES / "transfer_factory_device.in.py").read_text().replace(
+        "dtype=torch.float64).to(device)", "dtype=torch.float64).cuda()")
+    fixed = refactor(source, "cuda_buffer.py").source
+    assert 'torch.zeros(2, 1000, 500, dtype=torch.float64, device="cuda")' in fixed
