@@ -1263,10 +1263,7 @@ def _instance_classes(value: ir.Value) -> list[ir.Operation]:
         return _classes_bound(value)
     if made.name != "host.getattr":
         return []
-    owner = self_class(made.operands[0])
-    module = host_module(owner) if owner is not None else None
-    stores = _attribute_stores(owner).get(string_attr(made, "attr"), []) if module else []
-    classes = [_constructed_class(producer(s.operands[1]), module) for s in stores]
+    classes = _attribute_classes(made)
     return classes if classes and all(c is not None for c in classes) else []
 
 
@@ -1506,15 +1503,19 @@ def module_attribute(attribute: ir.Operation, scope: ir.Operation) -> ir.Operati
 def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
     """The class of this file whose instance `self.x` holds, when `self`'s class stores
     `self.x` in one place, from `Cls(...)` (`self.cache = Cache(model)` in `fit`)."""
+    classes = _attribute_classes(attribute)
+    return classes[0] if len(classes) == 1 else None
+
+
+def _attribute_classes(attribute: ir.Operation) -> list[ir.Operation | None]:
+    """For each store of `self.x` in `self`'s class, the class it constructs (None where
+    it constructs none); [] when `self` is not an instance of a class of the file."""
     owner = self_class(attribute.operands[0])
-    if owner is None:
-        return None
+    module = host_module(owner) if owner is not None else None
+    if module is None:
+        return []
     stores = _attribute_stores(owner).get(string_attr(attribute, "attr"), [])
-    if len(stores) != 1:
-        return None
-    module = host_module(owner)
-    return _constructed_class(producer(stores[0].operands[1]), module) \
-        if module is not None else None
+    return [_constructed_class(producer(s.operands[1]), module) for s in stores]
 
 
 _ATTRIBUTE_STORES_CACHE: dict = {}  # host.class -> {attr: [host.setattr]}, while cached
