@@ -138,13 +138,10 @@ def prepare_repo(source: Source, repos: Path, mirrors: Path) -> None:
         tmp = target.with_name(target.name + ".part")
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        # only the code: a snapshot may lack its large data files
-        listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r",
-                                  "--name-only", spec["commit"]], capture_output=True, text=True)
-        suffixes = {Path(f).suffix for f in listing.stdout.splitlines()}
+        # only the code, and only the files the snapshot holds: it may lack large ones
         archive = subprocess.run(["git", "--git-dir", str(mirror), "archive", spec["commit"],
-                                  "--", *(f":(glob)**/*{s}" for s in (".py", ".ipynb")
-                                          if s in suffixes)], capture_output=True)
+                                  "--", *code_files(mirror, spec["commit"])],
+                                 capture_output=True)
         if archive.returncode != 0:
             source.skipped = (f"the mirror at {mirror} lacks commit {spec['commit'][:12]}: "
                               + archive.stderr.decode(errors="replace").strip())
@@ -153,6 +150,21 @@ def prepare_repo(source: Source, repos: Path, mirrors: Path) -> None:
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
         tmp.rename(target)
     source.root = target
+
+
+def code_files(mirror: Path, commit: str) -> list[str]:
+    """The .py and .ipynb files of `commit` whose contents the mirror holds (a fetched
+    snapshot may list files whose objects it left out)."""
+    listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", commit],
+                             capture_output=True, text=True)
+    entries = [line.split("\t", 1) for line in listing.stdout.split("\0") if "\t" in line]
+    code = [(meta.split()[2], path) for meta, path in entries
+            if path.endswith((".py", ".ipynb"))]
+    present = subprocess.run(["git", "--git-dir", str(mirror), "cat-file", "--batch-check"],
+                             input="".join(f"{oid}\n" for oid, _ in code),
+                             capture_output=True, text=True).stdout.splitlines()
+    return [path for (_, path), line in zip(code, present, strict=True)
+            if not line.endswith(" missing")]
 
 
 def harp_command() -> list[str]:
