@@ -68,10 +68,28 @@ def _indexed_by(loop, var: str) -> bool:
                 op.name == "host.setitem") and _index_is(op, var) for op in walk(loop))
 
 
+def _only_indexes_host_data(loads) -> bool:
+    """Whether every use of the loop variable, through index arithmetic and slices, is an
+    index into something that is not a tensor (`data[i:i + n]` of a numpy array or a
+    memmap): the loop gathers rows of host data, a host copy per element with no framework
+    op to vectorize, and one fancy index would save little next to the step it feeds."""
+    work = [load.result for load in loads]
+    while work:
+        for use in work.pop().uses:
+            op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if op.name in ("host.binop", "host.slice"):
+                work.append(op.result)
+            elif not (op.name == "host.getitem" and use.operand_number == 1 and
+                      value_kind(op.operands[0]) != "tensor"):
+                return False
+    return True
+
+
 def _elementwise_body(loop, var: str) -> bool:
     """The body reads the loop variable and does tensor arithmetic, not model calls."""
     ops = list(walk(loop))
-    uses_var = any(o.name == "host.load" and string_attr(o, "name") == var for o in ops)
+    loads = [o for o in ops if o.name == "host.load" and string_attr(o, "name") == var]
+    uses_var = bool(loads) and not _only_indexes_host_data(loads)
     arithmetic = any(o.name in ("host.binop", "host.unop") or (
         o.name == "host.call" and string_attr(o, "effect") == "pure" and
         string_attr(o, "harp.kind") == "tensor") for o in ops)

@@ -23,3 +23,13 @@ for i in range(len(names)):
     print(names[i])
 for n in names:
     print(n + "!")
+
+# A loop whose elements are only indices into host data (rows of a numpy array gathered
+# into a batch): a host copy per element, no framework op to vectorize.
+import numpy as np
+
+data = np.arange(1000)
+ix = torch.randint(990, (12,))
+rows = torch.stack([torch.from_numpy(data[i:i + 8].astype(np.int64)) for i in ix])
+# But an element used in tensor arithmetic besides indexing is still one op per element.
+shifted = [torch.from_numpy(data[i:i + 8]) + i for i in ix]  # expected-hint HARP401
