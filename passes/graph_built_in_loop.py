@@ -26,6 +26,7 @@ from harp_ir.analysis import (
     loops_around,
     producer,
     record_hint,
+    runs_inner_loop,
     same_op,
     span,
     string_attr,
@@ -138,6 +139,19 @@ def _graph_loop(call):
                  if _memo(_runs_graph, lp)), None)
 
 
+def _per_outer_iteration(loop, site) -> list[Assumption]:
+    """A high-risk `hot-loop` speculation when an iteration of `loop` also runs an inner
+    loop of model work (`for cls in classes: init_noise(); optimize(300)`): the op is built
+    once per outer iteration, beside the steps that run the graph, so the graph grows by
+    a few ops per epoch or episode, not per step."""
+    if not runs_inner_loop(loop, site):
+        return []
+    return [Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                       f"an iteration of {describe_loop(loop)} also runs an inner loop of "
+                       f"model work: the op is built once per such iteration, not on every "
+                       f"step that runs the graph")]
+
+
 def _report_in_callee(func, built, loop, reported: set) -> None:
     """A function that builds `built` and runs the graph itself, called only in loops:
     the op must move out of the function, so the hint goes on the construction, naming
@@ -158,6 +172,7 @@ def _report_in_callee(func, built, loop, reported: set) -> None:
         Assumption("same-graph", describe_loop(loop), "medium", "speculated",
                    "the loop does not build into a fresh tf.Graph each iteration"),
         loop_runs(loop),
+        *_per_outer_iteration(loop, built),
     ])
 
 
@@ -194,6 +209,7 @@ def run(module, pass_=None) -> None:
             Assumption("same-graph", describe_loop(loop), "medium", "speculated",
                        "the loop does not build into a fresh tf.Graph each iteration"),
             loop_runs(loops_around(op)[0]),  # the loop a fix moves it out of
+            *_per_outer_iteration(loop, op),
         ] + ([_builds_only(func)] if func is not None else []))
 
 
@@ -287,7 +303,7 @@ RULE = Rule(
         after="y = tf.matmul(x_ph, w)\n"
               "for x in batches:\n"
               "    sess.run(y, {x_ph: x})\n",
-        assumptions=("library", "same-graph", "loop-runs", "pure"),
+        assumptions=("library", "same-graph", "loop-runs", "hot-loop", "pure"),
     ),
     fix=Fix(
         apply=fix_graph_built_in_loop,

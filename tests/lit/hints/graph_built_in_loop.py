@@ -66,3 +66,17 @@ for i in range(5):
     sess.run(y, {x_ph: batch_of(2)})
     if i % 2 == 0:
         sync_target(sess)
+
+
+# Near miss: a variable re-initialized once per target class, beside an inner loop of
+# training steps that runs the graph: the graph grows by one op per class, not per step
+# (the aggressive level still reports it).
+def optimize(steps):
+    for _ in range(steps):
+        sess.run(y, {x_ph: batch_of(2)})
+
+
+def find_all(num_classes):
+    for cls in range(num_classes):
+        sess.run(tf.variables_initializer([w]))
+        optimize(300)
