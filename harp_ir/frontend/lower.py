@@ -433,21 +433,47 @@ class Lowerer:
         module = dotted_name(stmt.module) if stmt.module is not None else ""
         level = len(stmt.relative)
         if isinstance(stmt.names, cst.ImportStar):
-            self.opaque_statement(stmt, reason=f"from {module} import *")
+            names = self.star_names(module, level)
+            if names is None:
+                self.opaque_statement(stmt, reason=f"from {module} import *")
+            for name in names or ():
+                self.import_binding(stmt, module, name, name, level)
             return
         for alias in stmt.names:
             name = dotted_name(alias.name)
             bound = alias.asname.name.value if alias.asname is not None else name
             self.import_binding(alias, module, name, bound, level)
 
-    def import_binding(self, node, module, name, bound, level):
+    def absolute_module(self, module: str, level: int) -> tuple[str, int]:
+        """A relative import's module as a dotted name from the program's root (level 0),
+        when this file's package is known; else unchanged."""
         if level and self.program is not None:  # relative: resolve against this package
             package = self.module_name.split(".")
             if Path(self.filename).name != "__init__.py":
                 package = package[:-1]
             if level - 1 <= len(package):
                 base = package[: len(package) - (level - 1)]
-                module, level = ".".join(base + ([module] if module else [])), 0
+                return ".".join(base + ([module] if module else [])), 0
+        return module, level
+
+    def star_names(self, module: str, level: int) -> list[str] | None:
+        """The names `from module import *` binds when `module` is a file of the program
+        (lowered first): its public module-level names, or `__all__` when it lists them as
+        constants. None for a library or a module being lowered (an import cycle): the
+        statement stays opaque. Research code reaches `torch` and its helpers this way
+        (`from ..network import *` in every agent)."""
+        module, level = self.absolute_module(module, level)
+        if level or self.program is None or not self.program.is_module(module):
+            return None
+        self.program.lower(module)
+        exports = self.program.exports.get(module)
+        if exports is None:
+            return None
+        listed = self.program.all_names(module)
+        return listed if listed is not None else [n for n in exports if not n.startswith("_")]
+
+    def import_binding(self, node, module, name, bound, level):
+        module, level = self.absolute_module(module, level)
         qualname = module if name is None else (f"{module}.{name}" if module else name)
         if self.tf1 and qualname == "tensorflow":  # TF1 code: `tf.Session` is compat.v1's
             qualname = "tensorflow.compat.v1"

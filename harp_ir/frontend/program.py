@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import libcst as cst
 from torch_mlir import ir
 
 from harp_ir.frontend.facts import UNKNOWN, Fact
@@ -26,6 +27,7 @@ class Program:
         self._busy: set[str] = set()
         self._found = 0  # modules added from `root` on import
         self._absent: set[str] = set()  # names not found there
+        self._all: dict[str, tuple[str, ...]] = {}  # a module's constant `__all__`
 
     @staticmethod
     def from_paths(paths: list[Path], root: Path | None = None) -> Program:
@@ -65,6 +67,9 @@ class Program:
             self.exports[name] = {}
             return
         self.exports[name] = lowerer.scopes[0].facts
+        listed = _constant_all(tree)
+        if listed is not None:
+            self._all[name] = listed
         self._busy.discard(name)
 
     def _erase(self, filename: str) -> None:
@@ -73,6 +78,16 @@ class Program:
             if op.operation.name == "host.module" and \
                     ir.StringAttr(op.operation.attributes["filename"]).value == filename:
                 op.operation.erase()
+
+    def is_module(self, name: str) -> bool:
+        """Whether `name` is a module of the program (given, or found under `root`)."""
+        return name in self.files or self._look_up(name.split("."))
+
+    def all_names(self, name: str) -> list[str] | None:
+        """The module's `__all__`, when a module-level statement assigns it a list or tuple
+        of string constants; else None (every public name is exported)."""
+        names = self._all.get(name)
+        return list(names) if names is not None else None
 
     def resolve(self, qualname: str) -> Fact | None:
         """`pkg.mod.name` -> the fact `pkg.mod` binds `name` to, lowering it first."""
@@ -106,6 +121,24 @@ class Program:
                 return True
         self._absent.add(name)  # `torch.nn.functional`: asked for again and again
         return False
+
+
+def _constant_all(tree) -> tuple[str, ...] | None:
+    """`__all__ = ["a", "b"]` (or a tuple) at module level: the names, else None."""
+    found = None
+    for stmt in tree.body:
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) \
+                else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                    isinstance(small.targets[0].target, cst.Name) and \
+                    small.targets[0].target.value == "__all__":
+                value = small.value
+                if isinstance(value, (cst.List, cst.Tuple)) and all(
+                        isinstance(e.value, cst.SimpleString) for e in value.elements):
+                    found = tuple(e.value.evaluated_value for e in value.elements)
+                else:
+                    found = None  # computed: every public name, as a fallback
+    return found
 
 
 #: project modules added on import per program, at most

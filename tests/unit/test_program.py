@@ -84,3 +84,42 @@ def test_parallel_analysis_keeps_cross_file_facts(ctx, tmp_path):
     assert [(h.id, h.span.file, h.span.line) for h in parallel] == \
         [(h.id, h.span.file, h.span.line) for h in serial]
     assert calls[-1] == (4, 4)
+
+
+STAR = {
+    "pkg/__init__.py": "from .a import *\nfrom .b import *\n",
+    "pkg/a.py": ("import torch\n__all__ = ['torch', 'batch']\n\n"
+                 "def batch(n):\n    return torch.randn(n, 4)\n\ndef hidden():\n    return 0\n"),
+    "pkg/b.py": "from .a import *\nfrom .c import *\n\ndef _private():\n    return 1\n",
+    "pkg/c.py": "from .b import *\nC = 3\n",  # a cycle with b
+    "train.py": "from pkg import *\nfrom torch.nn import *\nx = batch(2)\ny = torch.zeros(3)\n",
+}
+
+
+def star_names(module, filename):
+    """The names bound by imports in `filename`, with the qualnames they resolve to."""
+    return {string_attr(op, "name"): string_attr(op, "module") for op in walk(module.operation)
+            if op.name == "host.import" and str(op.location).find(filename) >= 0}
+
+
+def test_star_import_of_a_program_module_binds_its_exports(ctx, tmp_path):
+    module, errors = lower_program(write(tmp_path, STAR), tmp_path)
+    assert errors == [] and module.operation.verify()
+    bound = star_names(module, "train.py")
+    # `__all__` of a.py; b.py's public names, its own re-exports included; not `_private`
+    assert {"torch", "batch", "C"} <= set(bound) and "hidden" not in bound
+    assert "_private" not in bound
+    kinds = {string_attr(op, "harp.kind_reason"): string_attr(op, "harp.kind")
+             for op in walk(module.operation)
+             if op.name == "host.call" and "train.py" in str(op.location)}
+    assert kinds.get("batch returns a tensor") == "tensor"  # through two re-exports
+    qualnames = {string_attr(op, "qualname") for op in walk(module.operation)
+                 if op.name == "host.call" and "train.py" in str(op.location)}
+    assert "torch.zeros" in qualnames  # `torch` re-exported by a.py's `__all__`
+
+
+def test_star_import_of_a_library_stays_opaque(ctx, tmp_path):
+    module, _ = lower_program(write(tmp_path, STAR), tmp_path)
+    reasons = [string_attr(op, "reason") for op in walk(module.operation)
+               if op.name == "host.opaque" and "train.py" in str(op.location)]
+    assert reasons == ["from torch.nn import *"]
