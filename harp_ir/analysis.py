@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from torch_mlir import ir
 
@@ -97,6 +98,7 @@ def cached_walks():
         _REBOUND_CACHE.clear()
         _ATTRIBUTE_STORES_CACHE.clear()
         _MODULES_CACHE.clear()
+        _BOUND_CACHE.clear()
         _TRAINS_CACHE.clear()
 
 
@@ -965,6 +967,40 @@ def accelerator(op: ir.Operation) -> Assumption:
     return found
 
 
+def imported_accelerator(op: ir.Operation) -> Assumption | None:
+    """A medium-risk "accelerator" speculation when the file holding `op` places nothing
+    but a file of the program it imports, directly or through others, places tensors on an
+    accelerator (an agent's file importing `from ..utils import *`, whose `torch_utils`
+    picks the device and builds every tensor there): the program can run on a GPU, though
+    this path's tensors are not seen going there. None when no imported file does."""
+    start = host_module(op)
+    if start is None:
+        return None
+    modules = _program_modules(op)
+    seen, work = {start}, [start]
+    while work:
+        module = work.pop()
+        for o in walk(module):
+            if o.name != "host.import":
+                continue
+            for name in (string_attr(o, "module"),
+                         f"{string_attr(o, 'module')}.{string_attr(o, 'name')}"):
+                target = modules.get(name)
+                if target is None or target in seen:
+                    continue
+                seen.add(target)
+                work.append(target)
+                found = accelerator(target)
+                if found.risk == "low" and found.reason.startswith("the program places"):
+                    where = Path(string_attr(target, "filename")).name
+                    evidence = found.reason.rpartition(" accelerator")[2]
+                    return Assumption("accelerator", "", "medium", "speculated",
+                                      f"{where}, which this file imports (directly or "
+                                      f"through others), places tensors on an "
+                                      f"accelerator{evidence}")
+    return None
+
+
 # --- What a value feeds ---------------------------------------------------------------
 
 #: calls that only show or save a value for a person: printing, logging, progress bars,
@@ -1495,9 +1531,7 @@ def module_attribute(attribute: ir.Operation, scope: ir.Operation) -> ir.Operati
     if string_attr(made, "name"):  # `from pkg import mod`: a module of the package
         module = f"{module}.{string_attr(made, 'name')}"
     target = _program_modules(made).get(module)
-    stores = _stores(target).get(string_attr(attribute, "attr"), []) if target else []
-    found = producer(stores[0].operands[0]) if len(stores) == 1 else None
-    return imported(found) if found is not None and found.name == "host.import" else found
+    return _bound_in(target, string_attr(attribute, "attr")) if target else None
 
 
 def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
@@ -1854,20 +1888,45 @@ def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | 
     return imported(made) if made is not None and made.name == "host.import" else made
 
 
-def imported(op: ir.Operation, depth: int = 0) -> ir.Operation:
+def imported(op: ir.Operation, memo: dict | None = None) -> ir.Operation:
     """What `from mod import name` binds when `mod` is a file of the analysed program (the
     op that makes `name` there: its class, function or value, once bound); else the import
     itself. This is how facts cross files: `Agent()` in main.py constructs agent.py's
     class."""
     name, module = string_attr(op, "name"), string_attr(op, "module")
-    target = _program_modules(op).get(module) if name and depth < 4 else None
-    if target is None:
-        return op
-    stores = _stores(target).get(name, [])
-    made = producer(stores[0].operands[0]) if len(stores) == 1 else None
-    if made is None:
-        return op
-    return imported(made, depth + 1) if made.name == "host.import" else made
+    target = _program_modules(op).get(module) if name else None
+    made = _bound_in(target, name, memo) if target is not None else None
+    return op if made is None else made
+
+
+_BOUND_CACHE: dict = {}  # (host.module, name) -> the op it binds the name to, while cached
+
+
+def _bound_in(module: ir.Operation, name: str, memo: dict | None = None
+              ) -> ir.Operation | None:
+    """The op that makes what `module` binds `name` to, through its imports from other
+    files of the program; None unless every store of the name there leads to the same op
+    (a package's `from .a import *` and `from .b import *` both re-export `torch`).
+    Re-exports form a graph with many paths to one definition (`from ..utils import *` in
+    every module of a package): each (module, name) is answered once, and a cycle of
+    imports binds nothing."""
+    if memo is None:
+        memo = _BOUND_CACHE if _WALK_CACHE is not None else {}
+    key = (module, name)
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # while it is being answered: an import cycle
+    found = None
+    for store in _stores(module).get(name, []):
+        made = producer(store.operands[0])
+        if made is not None and made.name == "host.import":
+            made = imported(made, memo)
+        if made is None or (found is not None and not same_op(made, found)):
+            found = None
+            break
+        found = made
+    memo[key] = found
+    return found
 
 
 _MODULES_CACHE: dict = {}  # the program (builtin.module) -> {file's module name: host.module}

@@ -35,6 +35,7 @@ from harp_ir.analysis import (
     frequency,
     holds,
     host_module,
+    imported_accelerator,
     in_compiled_function,
     loops_around,
     modulus_kind,
@@ -81,12 +82,17 @@ class Context:
         """The "accelerator" assumption of a benefit that exists only on a GPU (launches,
         a short step), as the program shows it: low risk when a file on the chain places
         tensors there (a replay memory's file places nothing; the agent that calls it
-        does), high otherwise."""
-        found = min((accelerator(o) for o in (at, self.site, *self.chain)),
+        does), medium when a file they import does (a package's device helper), high
+        otherwise."""
+        on_chain = (at, self.site, *self.chain)
+        found = min((accelerator(o) for o in on_chain),
                     key=lambda a: ("low", "medium", "high").index(a.risk))
-        return found if found.risk == "low" else Assumption(
-            "accelerator", "", "high", "speculated",
-            found.reason or "nothing shows the program uses a GPU")
+        if found.risk == "low":
+            return found
+        imported = next((a for o in on_chain if (a := imported_accelerator(o)) is not None),
+                        None)
+        return imported or Assumption("accelerator", "", "high", "speculated",
+                                      found.reason or "nothing shows the program uses a GPU")
 
     def frequency_assumptions(self) -> list[Assumption]:
         """What a per-step hint rests on about how often this context runs it: the guard

@@ -1,0 +1,2 @@
+from .agents import *
+from .utils import *

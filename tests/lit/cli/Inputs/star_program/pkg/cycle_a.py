@@ -1,0 +1,3 @@
+from .cycle_b import *
+
+A = 1

@@ -1,0 +1,3 @@
+from .cycle_a import *
+
+B = 2
