@@ -23,7 +23,7 @@ MODULES: tuple[str, ...] = (
     "elementwise_loop", "concat_in_loop", "per_sample_call", "keras_call_in_loop",
     "parameter_loop",
     "dataloader_serial",
-    "zero_grad", "rebuilt_in_loop", "graph_kept_by_accumulator",
+    "zero_grad", "rebuilt_in_loop", "graph_kept_by_accumulator", "sample_permutes_population",
     "lower_graph", "graph_facts",
 )
 

@@ -1,0 +1,195 @@
+"""--harp-sample-permutes-population (HARP505): a batch drawn by shuffling everything.
+
+Finds, on every step of a training loop (through the calls that lead to it, guards
+counted):
+- `np.random.choice(n, k, replace=False)`: legacy numpy draws without replacement by
+  shuffling a permutation of all n items and keeping k;
+- `np.random.permutation(n)[:k]`, the same in two steps;
+- `np.random.choice(range(n), ...)` (or of `list(range(n))`): numpy first converts the
+  range into an array, one Python int at a time.
+Each step then pays O(n) host work to draw a batch of k: a replay memory or a data set of
+10^5 items costs about a millisecond per step, next to a step of a few.
+
+Assumes: the population is large (a constant of 10,000 or more proves it; a size the
+program computes, a replay memory's or a data set's, is speculated), and the step runs
+on most iterations of a loop that trains.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from harp_ir import callgraph
+from harp_ir.analysis import (
+    Assumption,
+    call_arguments,
+    constant_value,
+    producer,
+    record_hint,
+    setting_int,
+    string_attr,
+    walk,
+)
+from harp_ir.codemods import Decline, node_at
+from harp_ir.frontend.names import dotted_name
+from harp_ir.rules import Fix, HintSpec, Rule
+
+HINT = "HARP505"
+CHOICE, PERMUTATION = "numpy.random.choice", "numpy.random.permutation"
+#: populations this large make the O(n) draw a noticeable share of a step
+LARGE = 10_000
+#: ... and below this, not worth a hint at any level
+SMALL = 1_000
+
+
+def _population_range(value) -> int | None | bool:
+    """For a population written `range(n)` or `list(range(n))`: n when the program states
+    it, else None; False when the population is not a range."""
+    made = producer(value)
+    if made is not None and string_attr(made, "qualname") == "builtins.list" and \
+            len(made.operands) == 2:
+        made = producer(made.operands[1])
+    if made is None or string_attr(made, "qualname") != "builtins.range":
+        return False
+    bounds = [setting_int(v) for _, v in call_arguments(made)]
+    if len(bounds) == 1 and bounds[0] is not None:
+        return bounds[0]
+    if len(bounds) == 2 and None not in bounds:
+        return bounds[1] - bounds[0]
+    return None
+
+
+def _draw(op):
+    """(form, population value) for a draw this rule reports, else None: "range" for a
+    choice over a range (any `replace`), "choice" for a choice without replacement, and
+    "permutation" for `np.random.permutation(n)[:k]`."""
+    if op.name == "host.getitem":
+        made = producer(op.operands[0])
+        index = producer(op.operands[1])
+        if made is not None and string_attr(made, "qualname") == PERMUTATION and \
+                index is not None and index.name == "host.slice" and len(made.operands) == 2:
+            return "permutation", made.operands[1]
+        return None
+    if op.name != "host.call" or string_attr(op, "qualname") != CHOICE:
+        return None
+    arguments = call_arguments(op)
+    positional = [v for k, v in arguments if k == ""]
+    population = positional[0] if positional else dict(arguments).get("a")
+    if population is None:
+        return None
+    if _population_range(population) is not False:
+        return "range", population
+    replace = positional[2] if len(positional) > 2 else dict(arguments).get("replace")
+    if replace is not None and constant_value(replace) is False:
+        return "choice", population
+    return None
+
+
+def _size(form: str, population) -> int | None:
+    if form == "range":
+        found = _population_range(population)
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+    return setting_int(population)
+
+
+def _size_assumption(size: int | None) -> Assumption | None:
+    """None for a population known to be large; else the speculation the hint rests on."""
+    if size is not None and size >= LARGE:
+        return None
+    if size is not None:
+        return Assumption("step-share", f"{size:,} items", "high", "speculated",
+                          f"drawing from {size:,} items costs some microseconds per step: "
+                          f"worth it only when the step is very short")
+    return Assumption("step-share", "the population", "medium", "speculated",
+                      "the population is a replay memory or a data set of thousands of "
+                      "items, so the O(n) draw is a noticeable share of the step")
+
+
+def run(module, pass_=None) -> None:
+    for op in walk(module):
+        found = _draw(op)
+        if found is None:
+            continue
+        form, population = found
+        size = _size(form, population)
+        if size is not None and size < SMALL:
+            continue
+        ctx = callgraph.per_step(op, callgraph.training_work)
+        if ctx is None:
+            continue
+        items = f"all {size:,} items" if size is not None else "the whole population"
+        if form == "range":
+            message = (f"`np.random.choice(range(...))` converts the range into an array, "
+                       f"one Python int at a time ({items}), {ctx.phrase(op)}; pass the "
+                       f"number itself (`np.random.choice(n, ...)`): numpy then draws the "
+                       f"same indices without building the array")
+        else:
+            what = "`np.random.choice(..., replace=False)`" if form == "choice" else \
+                "`np.random.permutation(n)[:k]`"
+            message = (f"{what} shuffles a permutation of {items} to keep a few "
+                       f"{ctx.phrase(op)}: O(population) host work per step; draw with a "
+                       f"Generator made once (`rng = np.random.default_rng(seed)`, then "
+                       f"`rng.choice(n, k, replace=False)`, which picks k without shuffling "
+                       f"the rest), or with `random.sample(range(n), k)`; either draws "
+                       f"other numbers than `np.random`'s global state")
+        assumptions = ctx.frequency_assumptions()
+        share = _size_assumption(size)
+        if share is not None:
+            assumptions.append(share)
+        record_hint(op, HINT, message, assumptions, related=[ctx.site])
+
+
+# --- the fix ------------------------------------------------------------------------------
+
+def fix_sample_permutes_population(module, positions, hint):
+    """`np.random.choice(range(n), ...)` -> `np.random.choice(n, ...)`: numpy takes an int
+    population as `arange(n)` and draws the same indices from the same random state; only
+    the conversion goes."""
+    call = node_at(positions, hint.span, cst.Call)
+    if not call.args or call.args[0].keyword is not None or call.args[0].star:
+        raise Decline("the population is not the first positional argument")
+    population = call.args[0].value
+    if isinstance(population, cst.Call) and dotted_name(population.func) == "list" and \
+            len(population.args) == 1:
+        population = population.args[0].value
+    if not (isinstance(population, cst.Call) and dotted_name(population.func) == "range"
+            and len(population.args) == 1 and population.args[0].keyword is None
+            and not population.args[0].star):
+        raise Decline("a choice without replacement over n items has no drop-in rewrite: "
+                      "a Generator or `random.sample` draws other numbers (change it by "
+                      "hand where the program's exact draws do not matter)")
+    first = call.args[0].with_changes(value=population.args[0].value)
+    return module.deep_replace(call, call.with_changes(args=[first, *call.args[1:]]))
+
+
+RULE = Rule(
+    flag="harp-sample-permutes-population",
+    summary="Find batches drawn by shuffling or converting the whole population per step "
+            "(HARP505)",
+    run=run,
+    hint=HintSpec(
+        id="HARP505",
+        name="sample-permutes-population",
+        finds="`np.random.choice(n, k, replace=False)`, `np.random.permutation(n)[:k]` or "
+              "`np.random.choice(range(n), ...)` on every step of a training loop (a replay "
+              "memory's or a data set's batch indices)",
+        why="legacy numpy draws without replacement by shuffling all n items, and converts "
+            "a range element by element: O(n) host work per step to keep a batch of k, "
+            "about a millisecond for 10^5 items",
+        refactoring="`np.random.choice(n, ...)` for a range; a Generator's `choice` or "
+                    "`random.sample(range(n), k)` without replacement",
+        before="idx = np.random.choice(range(self.size), 32, replace=False)\n",
+        after="idx = np.random.choice(self.size, 32, replace=False)\n"
+              "# or, O(k): rng.choice(self.size, 32, replace=False)\n",
+        assumptions=("every-iteration", "hot-loop", "step-share"),
+    ),
+    fix=Fix(
+        apply=fix_sample_permutes_population,
+        summary="safe for a choice over `range(n)`; none without replacement over n",
+        rewrite="`np.random.choice(range(n), ...)` and `np.random.choice(list(range(n)), "
+                "...)` become `np.random.choice(n, ...)`: the same draws, without the "
+                "conversion",
+        declines="a draw without replacement over a number (any rewrite draws other "
+                 "numbers), or a range with a start or a step",
+    ),
+)
