@@ -1555,6 +1555,25 @@ def _attribute_classes(attribute: ir.Operation) -> list[ir.Operation | None]:
 _ATTRIBUTE_STORES_CACHE: dict = {}  # host.class -> {attr: [host.setattr]}, while cached
 
 
+def made_once(value: ir.Value) -> ir.Operation | None:
+    """The op that makes `value` when the program binds it in one place: a name stored
+    once where it is bound, or `self.x` its class stores once (`self.train_op =
+    optimizer.minimize(loss)` in `__init__`); else the op itself."""
+    op = producer(value)
+    if op is not None and op.name == "host.load":
+        for scope in binding_scopes(op):
+            found = definition(value, scope)
+            if found is not None:
+                return found
+        return None
+    if op is not None and op.name == "host.getattr":
+        cls = self_class(op.operands[0])
+        stores = _attribute_stores(cls).get(string_attr(op, "attr"), []) if cls else []
+        if len(stores) == 1:
+            return producer(stores[0].operands[1])
+    return op
+
+
 def _attribute_stores(cls: ir.Operation) -> dict[str, list[ir.Operation]]:
     """The stores `self.x = ...` of a class's methods, by attribute; `setattr(self, ...)`
     with a computed name counts as a store of every attribute."""

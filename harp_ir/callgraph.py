@@ -18,6 +18,7 @@ from torch_mlir import ir
 
 from harp_ir import autograd, notebook
 from harp_ir.analysis import (
+    SESSION_RUN,
     Assumption,
     Frequency,
     accelerator,
@@ -38,6 +39,7 @@ from harp_ir.analysis import (
     imported_accelerator,
     in_compiled_function,
     loops_around,
+    made_once,
     modulus_kind,
     producer,
     program_trains,
@@ -209,6 +211,9 @@ def trains(loop: ir.Operation, depth: int = 2) -> bool:
         if method == "backward" or string_attr(op, "qualname").startswith("torch.optim.") \
                 and method == "step" or method in _TF_TRAINING:
             return True
+        if method == "run" and string_attr(op, "qualname") in (SESSION_RUN, "") and \
+                _runs_training_op(op):
+            return True  # `sess.run(train_op)`, the session a parameter or an attribute
         if method == "step":
             callee = producer(op.operands[0])
             owner = producer(callee.operands[0]) if callee is not None and \
@@ -216,6 +221,23 @@ def trains(loop: ir.Operation, depth: int = 2) -> bool:
             if owner is not None and string_attr(owner, "harp.kind") == "optimizer":
                 return True
         if depth > 0 and any(trains(f, depth - 1) for f in called_functions(op)):
+            return True
+    return False
+
+
+def _runs_training_op(run: ir.Operation) -> bool:
+    """Whether a TF1 `Session.run` fetches an op an optimizer made (`train_op =
+    optimizer.minimize(loss)` bound once, then `sess.run([loss, train_op], feed)`): the
+    run is a training step. Fetching such an op also shows the receiver is a session."""
+    arguments = call_arguments(run)
+    fetches = next((v for k, v in arguments if k in ("", "fetches")), None)
+    made = producer(fetches) if fetches is not None else None
+    values = list(made.operands) if made is not None and made.name in (
+        "host.list", "host.tuple") else [fetches]
+    for value in values:
+        op = made_once(value) if value is not None else None
+        if op is not None and op.name == "host.call" and \
+                string_attr(op, "method") in _TF_TRAINING:
             return True
     return False
 
