@@ -10,8 +10,9 @@ counted):
 Each step then pays O(n) host work to draw a batch of k: a replay memory or a data set of
 10^5 items costs about a millisecond per step, next to a step of a few.
 
-Assumes: the population is large (a constant of 10,000 or more proves it; a size the
-program computes, a replay memory's or a data set's, is speculated), and the step runs
+Assumes: the population is large enough for the draw to cost a millisecond per step (a
+stated size proves it: 30,000 items for a range, 100,000 for a permutation; a smaller or
+an unstated size is a high-risk speculation, the aggressive level's), and the step runs
 on most iterations of a loop that trains.
 """
 
@@ -36,9 +37,12 @@ from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP505"
 CHOICE, PERMUTATION = "numpy.random.choice", "numpy.random.permutation"
-#: populations this large make the O(n) draw a noticeable share of a step
-LARGE = 10_000
-#: ... and below this, not worth a hint at any level
+#: host time per item of the population, measured with numpy 2 on one core: converting a
+#: range to an array, and the legacy permutation behind a choice without replacement
+NS_PER_ITEM = {"range": 35, "choice": 12, "permutation": 12}
+#: a draw costing this much per step is worth a change whatever the step (1 ms)
+WORTH_NS = 1_000_000
+#: populations below this are not worth a hint at any level
 SMALL = 1_000
 
 
@@ -60,9 +64,10 @@ def _population_range(value) -> int | None | bool:
 
 
 def _draw(op):
-    """(form, population value) for a draw this rule reports, else None: "range" for a
-    choice over a range (any `replace`), "choice" for a choice without replacement, and
-    "permutation" for `np.random.permutation(n)[:k]`."""
+    """(form, population value) for a batch drawn in a way this rule reports, else None:
+    "range" for a choice over a range (any `replace`), "choice" for a choice without
+    replacement, and "permutation" for `np.random.permutation(n)[:k]`. A choice without
+    a size draws one item (an action by its probabilities): not a batch."""
     if op.name == "host.getitem":
         made = producer(op.operands[0])
         index = producer(op.operands[1])
@@ -75,8 +80,10 @@ def _draw(op):
     arguments = call_arguments(op)
     positional = [v for k, v in arguments if k == ""]
     population = positional[0] if positional else dict(arguments).get("a")
-    if population is None:
-        return None
+    size = positional[1] if len(positional) > 1 else dict(arguments).get("size")
+    drawn = constant_value(size) if size is not None else None
+    if population is None or drawn is None or isinstance(drawn, int) and drawn < 2:
+        return None  # one draw (an action), not a batch
     if _population_range(population) is not False:
         return "range", population
     replace = positional[2] if len(positional) > 2 else dict(arguments).get("replace")
@@ -92,17 +99,23 @@ def _size(form: str, population) -> int | None:
     return setting_int(population)
 
 
-def _size_assumption(size: int | None) -> Assumption | None:
-    """None for a population known to be large; else the speculation the hint rests on."""
-    if size is not None and size >= LARGE:
+def _size_assumption(form: str, size: int | None) -> Assumption | None:
+    """None when the stated population makes the draw cost a millisecond or more per
+    step; else the high-risk speculation the hint then rests on. Blind readers judged
+    draws from a data set or replay memory of unstated size TRUE where it held 55,000
+    images or a million transitions, and FALSE where it held 140 word pairs: a size the
+    code does not state is a guess."""
+    if size is not None and size * NS_PER_ITEM[form] >= WORTH_NS:
         return None
     if size is not None:
+        cost = size * NS_PER_ITEM[form] / 1e6
         return Assumption("step-share", f"{size:,} items", "high", "speculated",
-                          f"drawing from {size:,} items costs some microseconds per step: "
-                          f"worth it only when the step is very short")
-    return Assumption("step-share", "the population", "medium", "speculated",
-                      "the population is a replay memory or a data set of thousands of "
-                      "items, so the O(n) draw is a noticeable share of the step")
+                          f"drawing from {size:,} items costs about {cost:.2f} ms per step: "
+                          f"worth it only when the step is short")
+    return Assumption("step-share", "the population", "high", "speculated",
+                      "the code does not state the population's size: the O(n) draw is "
+                      "worth a change for a data set or replay memory of 10^5 items or "
+                      "more (about a millisecond per step), not for a few thousand")
 
 
 def run(module, pass_=None) -> None:
@@ -133,7 +146,7 @@ def run(module, pass_=None) -> None:
                        f"the rest), or with `random.sample(range(n), k)`; either draws "
                        f"other numbers than `np.random`'s global state")
         assumptions = ctx.frequency_assumptions()
-        share = _size_assumption(size)
+        share = _size_assumption(form, size)
         if share is not None:
             assumptions.append(share)
         record_hint(op, HINT, message, assumptions, related=[ctx.site])

@@ -3,11 +3,11 @@ import torch
 
 np.random.seed(0)
 torch.manual_seed(0)
-data = torch.randn(20000, 4)
+data = torch.randn(40000, 4)
 net = torch.nn.Linear(4, 1)
 opt = torch.optim.SGD(net.parameters(), lr=0.01)
 for step in range(50):
-    idx = np.random.choice(20000, 32)
+    idx = np.random.choice(40000, 32)
     loss = net(data[idx]).pow(2).mean()
     opt.zero_grad()
     loss.backward()

@@ -3,7 +3,7 @@ import torch
 
 np.random.seed(2)
 torch.manual_seed(2)
-n = 30000
+n = 60000
 features = np.random.randn(n, 5).astype(np.float32)
 net = torch.nn.Linear(5, 2)
 opt = torch.optim.SGD(net.parameters(), lr=0.1)

@@ -1,6 +1,8 @@
 import numpy as np
 import torch
 
+CAPACITY = 50_000
+
 
 class Memory:
     def __init__(self, capacity):
@@ -8,14 +10,14 @@ class Memory:
         self.capacity = capacity
 
     def sample(self, k):
-        idx = np.random.choice(self.capacity, k, replace=False)
+        idx = np.random.choice(CAPACITY, k, replace=False)
         return torch.from_numpy(self.states[idx])
 
 
 np.random.seed(1)
 torch.manual_seed(1)
-memory = Memory(12000)
-memory.states[:] = np.random.randn(12000, 3)
+memory = Memory(CAPACITY)
+memory.states[:] = np.random.randn(CAPACITY, 3)
 net = torch.nn.Linear(3, 1)
 opt = torch.optim.Adam(net.parameters())
 for step in range(40):
