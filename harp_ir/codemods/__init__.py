@@ -63,7 +63,11 @@ def apply(source: str, hint) -> tuple[str, list[str]]:
     fix = fix_for(hint.id)
     if fix is None:
         raise Decline(f"no automatic fix for {hint.id} yet")
-    module = cst.parse_module(source)
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        raise Decline("the file uses `async` or `await` as a name (Python 3.6 and older): "
+                      "harp analyses it but does not rewrite it") from None
     _unproved.clear()
     new = fix.apply(module, positions_of(module), hint).code
     try:

@@ -102,10 +102,49 @@ def parse(source: str, filename: str) -> cst.Module:
     except RecursionError:
         raise _too_deep(filename) from None
     except cst.ParserSyntaxError as e:
+        renamed = legacy_names_renamed(source) if python_error is not None else None
+        if renamed is not None:
+            return cst.parse_module(renamed)
         if python_error is not None:
             raise _python_error(filename, python_error) from None
         message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
         raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
+
+
+#: the names Python 3.7 made keywords, as a program of 3.6 or older may use them, and the
+#: names of the same length they are read as
+_LEGACY_KEYWORDS = {"async": "asyn_", "await": "awai_"}
+
+
+def legacy_names_renamed(source: str) -> str | None:
+    """For a program valid only before Python 3.7, where `async` or `await` is a name
+    (`x.cuda(async=True)` in PyTorch 0.3-era code, `def f(async=False)`): the source with
+    those names renamed to names of the same length, so every line and column stays
+    where it was; None for any other source. harp analyses such a file but never
+    rewrites it (the names would not survive)."""
+    if not any(word in source for word in _LEGACY_KEYWORDS):
+        return None
+    try:
+        ast.parse(source, feature_version=(3, 6))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    lines = io.StringIO(source).readlines()  # the rows tokenize counts
+    names = [t for t in tokens if t.type == tokenize.NAME]
+    coroutines = any(t.string == "async" and nxt.string == "def"
+                     for t, nxt in zip(names, names[1:], strict=False))
+    for i, token in enumerate(names):
+        after = names[i + 1].string if i + 1 < len(names) else ""
+        if token.string == "async" and after in ("def", "for", "with") or \
+                token.string == "await" and coroutines or token.string not in _LEGACY_KEYWORDS:
+            continue  # a keyword where 3.6 reads one too
+        row, col = token.start
+        line, end = lines[row - 1], col + len(token.string)
+        lines[row - 1] = line[:col] + _LEGACY_KEYWORDS[token.string] + line[end:]
+    return "".join(lines)
 
 
 def _python_error(filename: str, error: SyntaxError) -> FrontendError:

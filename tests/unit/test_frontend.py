@@ -207,3 +207,40 @@ def test_attributes_assigned_once_counts_every_binding_statement(ctx):
     assert found == {"a", "a2", "b", "b2", "c", "c2", "d", "g", "i"}
     with_setattr = src.replace("self.a = 1", "setattr(self, name, 1)")
     assert attributes_assigned_once(cst.parse_module(with_setattr).body[0]) == frozenset()
+
+
+LEGACY = ("import torch\n\n\ndef load(x, async=False):\n    return x.cuda(async=async)\n\n\n"
+          "async def fetch(q):\n    await q.get()\n\n\n"
+          "for x in range(3):\n    y = load(torch.ones(2), async=True)\n"
+          "    print(y.sum().item())\n")
+
+
+def test_python36_async_names_are_analysed_at_their_places(ctx):
+    from harp_ir.frontend.source import legacy_names_renamed
+
+    renamed = legacy_names_renamed(LEGACY)
+    assert renamed is not None and len(renamed) == len(LEGACY)
+    assert "async def fetch" in renamed and "await q.get()" in renamed  # keywords kept
+    assert "async=" not in renamed.replace("async def", "")
+    assert legacy_names_renamed("x = 1\n") is None
+    assert legacy_names_renamed("def (:\n  async\n") is None  # not Python 3.6 either
+    module = lower_source(LEGACY, "legacy.py")
+    calls = {string_attr(op, "method"): span(op.location) for op in walk(module.operation)
+             if op.name == "host.call" and string_attr(op, "method") in ("cuda", "item")}
+    assert (calls["cuda"].line, calls["cuda"].col) == (5, 12)
+    assert (calls["item"].line, calls["item"].col) == (14, 11)
+
+
+def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
+    from harp_ir.cli import harp
+
+    source = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
+              "for step in range(100):\n    x = torch.ones(2).cuda(async=True)\n"
+              "    loss = model(x).sum()\n    loss.backward()\n    total += loss.item()\n"
+              "print(total)\n")
+    path = tmp_path / "legacy.py"
+    path.write_text(source)
+    harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
+    out = capsys.readouterr()
+    assert "HARP201 not fixed: the file uses `async` or `await` as a name" in out.out + out.err
+    assert path.read_text() == source
