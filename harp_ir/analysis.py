@@ -6,6 +6,7 @@ module only says what it looks for.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -79,6 +80,11 @@ def walk(op: ir.Operation) -> Iterator[ir.Operation] | list[ir.Operation]:
     return found
 
 
+#: the memo of every function `per_run` wraps (and other per-run tables), emptied when a
+#: pipeline run ends
+_PER_RUN: list[dict] = []
+
+
 @contextmanager
 def cached_walks():
     """Share walks (and facts computed from them) between passes that add attributes but
@@ -89,17 +95,30 @@ def cached_walks():
         yield
     finally:
         _WALK_CACHE = None
-        _ACCELERATOR_CACHE.clear()
-        _STORES_CACHE.clear()
-        _SLOTS_CACHE.clear()
-        _CALLS_CACHE.clear()
-        _SUBCLASSES_CACHE.clear()
-        _CALLED_CACHE.clear()
-        _REBOUND_CACHE.clear()
-        _ATTRIBUTE_STORES_CACHE.clear()
-        _MODULES_CACHE.clear()
-        _BOUND_CACHE.clear()
-        _TRAINS_CACHE.clear()
+        for memo in _PER_RUN:
+            memo.clear()
+
+
+def per_run(key=None):
+    """Memoise a fact computed from the IR for one pipeline run (inside `cached_walks()`,
+    where passes only add attributes, so the answer cannot change), keyed by the
+    arguments or by `key(*args)`; outside a run it is computed on every call."""
+    def decorate(function):
+        memo: dict = {}
+        _PER_RUN.append(memo)
+
+        @functools.wraps(function)
+        def memoised(*args):
+            if _WALK_CACHE is None:
+                return function(*args)
+            k = key(*args) if key is not None else args
+            if k not in memo:
+                memo[k] = function(*args)
+            return memo[k]
+
+        memoised.uncached = function
+        return memoised
+    return decorate
 
 
 def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
@@ -351,18 +370,15 @@ def invariant_in(value: ir.Value, loop: ir.Operation, pure=("pure", "view"),
     return all(invariant_in(v, loop, pure, clobbered) for v in op.operands)
 
 
-_SLOTS_CACHE: dict = {}  # loop -> its slot index, while walks are cached
-
 #: ops whose first operand is changed in place when it is a loaded slot
 _CHANGES_OPERAND = ("host.setitem", "host.setattr", "host.delitem", "host.delattr")
 
 
+@per_run()
 def _slot_index(loop: ir.Operation) -> tuple[dict, dict, set[str]]:
     """For `loop`: name -> the `host.store`s of it in the loop, name -> its `host.load`s,
     and the names the loop changes other than by a plain store (a call that mutates the
     object, an item or attribute store, an in-place operator, `del`)."""
-    if _WALK_CACHE is not None and loop in _SLOTS_CACHE:
-        return _SLOTS_CACHE[loop]
     stores: dict[str, list[ir.Operation]] = {}
     loads: dict[str, list[ir.Operation]] = {}
     changed = _changed_by_calls(loop)
@@ -379,10 +395,7 @@ def _slot_index(loop: ir.Operation) -> tuple[dict, dict, set[str]]:
                     changed.add(name)
         elif name:  # `del x` and other writes of a slot by name
             changed.add(name)
-    found = (stores, loads, changed)
-    if _WALK_CACHE is not None:
-        _SLOTS_CACHE[loop] = found
-    return found
+    return stores, loads, changed
 
 
 def invariant_store(load: ir.Operation, loop: ir.Operation) -> ir.Operation | None:
@@ -570,18 +583,11 @@ def stored_once(load: ir.Operation) -> ir.Value | None:
     return _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
 
 
-_REBOUND_CACHE: dict = {}  # host.module -> names functions rebind, while walks are cached
-
-
+@per_run()
 def _rebound_globals(module: ir.Operation) -> frozenset[str]:
     """The names a function of the module rebinds through a `global` declaration."""
-    if _WALK_CACHE is not None and module in _REBOUND_CACHE:
-        return _REBOUND_CACHE[module]
-    found = frozenset(string_attr(o, "name") for o in walk(module)
-                      if o.name == "host.store" and string_attr(o, "scope") == "global")
-    if _WALK_CACHE is not None:
-        _REBOUND_CACHE[module] = found
-    return found
+    return frozenset(string_attr(o, "name") for o in walk(module)
+                     if o.name == "host.store" and string_attr(o, "scope") == "global")
 
 
 def unit_slice(index: ir.Operation) -> str:
@@ -912,9 +918,6 @@ def host_module(op: ir.Operation) -> ir.Operation | None:
     return parent
 
 
-_ACCELERATOR_CACHE: dict = {}  # host.module -> Assumption, while walks are cached
-
-
 def accelerator(op: ir.Operation) -> Assumption:
     """Whether the file holding `op` can put tensors on an accelerator, as the "accelerator"
     assumption of hints whose benefit needs one (syncs, pinned memory, worker processes).
@@ -926,8 +929,12 @@ def accelerator(op: ir.Operation) -> Assumption:
     module = host_module(op)
     if module is None:
         return Assumption("accelerator", "", "low", "speculated", "")
-    if _WALK_CACHE is not None and module in _ACCELERATOR_CACHE:
-        return _ACCELERATOR_CACHE[module]
+    return _file_accelerator(module)
+
+
+@per_run()
+def _file_accelerator(module: ir.Operation) -> Assumption:
+    """`accelerator` for one file (a host.module)."""
     evidence, tf, program = "", False, False
     for o in walk(module):
         if o.name != "host.call":
@@ -962,8 +969,6 @@ def accelerator(op: ir.Operation) -> Assumption:
                            "nothing in this file places tensors on an accelerator (no "
                            "`.cuda()`, `.to(device)` or `device=`): on the CPU this costs "
                            "little")
-    if _WALK_CACHE is not None:
-        _ACCELERATOR_CACHE[module] = found
     return found
 
 
@@ -1199,22 +1204,11 @@ def small_range(call: ir.Operation) -> bool:
     return (bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)) <= 16
 
 
-_CALLED_CACHE: dict = {}  # (host.call, through parameters?) -> host.func, while cached
-
-
+@per_run(key=lambda call: (call, not _RESOLVING_PARAMETERS))
 def called_function(call: ir.Operation) -> ir.Operation | None:
     """The `host.func` a call of a local or module-level function runs, if this file
     defines it (`train(model, loader)` -> `def train`, through its decorators), or the
     method a call of an instance or of its method runs."""
-    if _WALK_CACHE is None:
-        return _called_function(call)
-    key = (call, not _RESOLVING_PARAMETERS)
-    if key not in _CALLED_CACHE:
-        _CALLED_CACHE[key] = _called_function(call)
-    return _CALLED_CACHE[key]
-
-
-def _called_function(call: ir.Operation) -> ir.Operation | None:
     callee = producer(call.operands[0])
     if callee is not None and callee.name == "host.getattr":
         if _this_module(callee.operands[0], call):  # `d2l.grad_clipping(...)` in d2l
@@ -1348,21 +1342,20 @@ def base_classes(cls: ir.Operation) -> list[ir.Operation]:
     return found
 
 
-_SUBCLASSES_CACHE: dict = {}  # the program -> {host.class: [its direct subclasses]}
+@per_run()
+def _direct_subclasses(program: ir.Operation) -> dict[ir.Operation, list[ir.Operation]]:
+    """host.class -> the classes of the program that name it as a base."""
+    table: dict = {}
+    for op in walk(program):
+        if op.name == "host.class":
+            for base in base_classes(op):
+                table.setdefault(base, []).append(op)
+    return table
 
 
 def subclasses(cls: ir.Operation) -> list[ir.Operation]:
     """Every class of the program that derives from `cls`, directly or not."""
-    program = program_of(cls)
-    table = _SUBCLASSES_CACHE.get(program) if _WALK_CACHE is not None else None
-    if table is None:
-        table = {}
-        for op in walk(program):
-            if op.name == "host.class":
-                for base in base_classes(op):
-                    table.setdefault(base, []).append(op)
-        if _WALK_CACHE is not None:
-            _SUBCLASSES_CACHE[program] = table
+    table = _direct_subclasses(program_of(cls))
     found, work = [], list(table.get(cls, []))
     while work and len(found) < 64:
         sub = work.pop()
@@ -1552,9 +1545,6 @@ def _attribute_classes(attribute: ir.Operation) -> list[ir.Operation | None]:
     return [_constructed_class(producer(s.operands[1]), module) for s in stores]
 
 
-_ATTRIBUTE_STORES_CACHE: dict = {}  # host.class -> {attr: [host.setattr]}, while cached
-
-
 def made_once(value: ir.Value) -> ir.Operation | None:
     """The op that makes `value` when the program binds it in one place: a name stored
     once where it is bound, or `self.x` its class stores once (`self.train_op =
@@ -1574,11 +1564,10 @@ def made_once(value: ir.Value) -> ir.Operation | None:
     return op
 
 
+@per_run()
 def _attribute_stores(cls: ir.Operation) -> dict[str, list[ir.Operation]]:
     """The stores `self.x = ...` of a class's methods, by attribute; `setattr(self, ...)`
     with a computed name counts as a store of every attribute."""
-    if _WALK_CACHE is not None and cls in _ATTRIBUTE_STORES_CACHE:
-        return _ATTRIBUTE_STORES_CACHE[cls]
     found: dict[str, list[ir.Operation]] = {}
     for o in walk(cls):
         if o.name == "host.setattr" and same_op(self_class(o.operands[0]), cls):
@@ -1586,8 +1575,6 @@ def _attribute_stores(cls: ir.Operation) -> dict[str, list[ir.Operation]]:
         elif o.name == "host.call" and string_attr(o, "qualname") == "builtins.setattr":
             found = {}  # any attribute may be rebound: nothing is stored once
             break
-    if _WALK_CACHE is not None:
-        _ATTRIBUTE_STORES_CACHE[cls] = found
     return found
 
 
@@ -1650,9 +1637,6 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
     return found or None
 
 
-_CALLS_CACHE: dict = {}  # (the program, through parameters?) -> {host.func: [host.call]}
-
-
 def program_of(op: ir.Operation) -> ir.Operation:
     """The program holding `op`: the builtin.module that holds every file analysed with
     it."""
@@ -1661,20 +1645,12 @@ def program_of(op: ir.Operation) -> ir.Operation:
     return op
 
 
-_TRAINS_CACHE: dict = {}  # the program -> whether it calls backward(), while cached
-
-
+@per_run(key=program_of)
 def program_trains(op: ir.Operation) -> bool:
     """Whether the program holding `op` calls `backward()` anywhere (one walk per program
     while walks are cached, not one per question)."""
-    program = program_of(op)
-    if _WALK_CACHE is not None and program in _TRAINS_CACHE:
-        return _TRAINS_CACHE[program]
-    found = any(o.name == "host.call" and string_attr(o, "method") == "backward"
-                for o in walk(program))
-    if _WALK_CACHE is not None:
-        _TRAINS_CACHE[program] = found
-    return found
+    return any(o.name == "host.call" and string_attr(o, "method") == "backward"
+               for o in walk(program_of(op)))
 
 
 def reads_names(value: ir.Value, names: set[str], depth: int = 0) -> bool:
@@ -1693,18 +1669,19 @@ def calls_of(func: ir.Operation) -> list[ir.Operation]:
     agent.py's class called from main.py's loop)."""
     if host_module(func) is None:
         return []
-    module = program_of(func)
-    key = (module, not _RESOLVING_PARAMETERS)
-    found = _CALLS_CACHE.get(key) if _WALK_CACHE is not None else None
-    if found is None:  # one pass over the file answers every function
-        found = {}
-        for c in walk(module):
-            if c.name == "host.call":
-                for callee in called_functions(c):
-                    found.setdefault(callee, []).append(c)
-        if _WALK_CACHE is not None:
-            _CALLS_CACHE[key] = found
-    return found.get(func, [])
+    return _calls_table(program_of(func), not _RESOLVING_PARAMETERS).get(func, [])
+
+
+@per_run()
+def _calls_table(program: ir.Operation, through_parameters: bool) -> dict:
+    """host.func -> its calls in `program`: one pass over the program answers every
+    function (`through_parameters`, the resolution mode in force, is part of the key)."""
+    found: dict = {}
+    for c in walk(program):
+        if c.name == "host.call":
+            for callee in called_functions(c):
+                found.setdefault(callee, []).append(c)
+    return found
 
 
 def call_in_loop(func: ir.Operation,
@@ -1847,20 +1824,14 @@ def holds(outer: ir.Operation, op: ir.Operation) -> bool:
     return False
 
 
-_STORES_CACHE: dict = {}  # scope -> {name: [host.store]}, while walks are cached
-
-
+@per_run()
 def _stores(scope: ir.Operation) -> dict[str, list[ir.Operation]]:
     """The stores of `scope`'s own locals, by name (one walk per scope while walks are
     cached, instead of one per question)."""
-    if _WALK_CACHE is not None and scope in _STORES_CACHE:
-        return _STORES_CACHE[scope]
     found: dict[str, list[ir.Operation]] = {}
     for o in walk(scope):
         if o.name == "host.store" and same_op(enclosing_scope(o), scope):
             found.setdefault(string_attr(o, "name"), []).append(o)
-    if _WALK_CACHE is not None:
-        _STORES_CACHE[scope] = found
     return found
 
 
@@ -1919,6 +1890,7 @@ def imported(op: ir.Operation, memo: dict | None = None) -> ir.Operation:
 
 
 _BOUND_CACHE: dict = {}  # (host.module, name) -> the op it binds the name to, while cached
+_PER_RUN.append(_BOUND_CACHE)
 
 
 def _bound_in(module: ir.Operation, name: str, memo: dict | None = None
@@ -1948,20 +1920,12 @@ def _bound_in(module: ir.Operation, name: str, memo: dict | None = None
     return found
 
 
-_MODULES_CACHE: dict = {}  # the program (builtin.module) -> {file's module name: host.module}
-
-
+@per_run(key=program_of)
 def _program_modules(op: ir.Operation) -> dict[str, ir.Operation]:
     """The files of the program holding `op`, by their module name (`pkg.mod`)."""
-    root = program_of(op)
-    if _WALK_CACHE is not None and root in _MODULES_CACHE:
-        return _MODULES_CACHE[root]
-    found = {string_attr(m.operation, "sym_name"): m.operation
-             for m in root.regions[0].blocks[0].operations
-             if m.operation.name == "host.module"}
-    if _WALK_CACHE is not None:
-        _MODULES_CACHE[root] = found
-    return found
+    return {string_attr(m.operation, "sym_name"): m.operation
+            for m in program_of(op).regions[0].blocks[0].operations
+            if m.operation.name == "host.module"}
 
 
 def enclosing_scope(op: ir.Operation) -> ir.Operation:
