@@ -99,6 +99,11 @@ def cached_walks():
             memo.clear()
 
 
+def walks_cached() -> bool:
+    """Whether a pipeline run sharing walks and facts (`cached_walks`) is open."""
+    return _WALK_CACHE is not None
+
+
 def per_run(key=None):
     """Memoise a fact computed from the IR for one pipeline run (inside `cached_walks()`,
     where passes only add attributes, so the answer cannot change), keyed by the

@@ -7,9 +7,10 @@ of upstream elements are added as text, harp elements as Python passes.
 
 from __future__ import annotations
 
-from torch_mlir import passmanager
+from torch_mlir import ir, passmanager
 
-from harp_ir.passes import load, passes
+from harp_ir import analysis
+from harp_ir.passes import load, passes, rules
 
 
 class PipelineError(ValueError):
@@ -45,6 +46,18 @@ def pipeline_elements(text: str) -> list[str]:
     return split_top_level(text)
 
 
+def _sharing_facts(run):
+    """A hint pass (it only adds attributes) run with walks and the analyses' facts
+    memoised while it runs, when its driver has not opened such a run already (`harp-opt`,
+    MLIR's own pass manager): without it, every query of a pass re-walks the module."""
+    def run_sharing_facts(op, pass_):
+        if analysis.walks_cached():
+            return run(op, pass_)
+        with analysis.cached_walks():
+            return run(op, pass_)
+    return run_sharing_facts
+
+
 def build(elements: list[str], verify_each: bool = True) -> passmanager.PassManager:
     """A PassManager on builtin.module running `elements` in order. Needs a current context."""
     pm = passmanager.PassManager("builtin.module")
@@ -68,8 +81,24 @@ def build(elements: list[str], verify_each: bool = True) -> passmanager.PassMana
                 raise PipelineError(f"'{name}' takes no options or nested passes, got "
                                     f"'{element.strip()}'")
             flush()
-            pm.add(load(name), name=name, argument=name, description=known[name])
+            run = _sharing_facts(load(name)) if rules()[name].hint is not None else load(name)
+            pm.add(run, name=name, argument=name, description=known[name])
         else:
             upstream.append(element)
     flush()
     return pm
+
+
+def run(elements: list[str], module: ir.Operation, verify_each: bool = True) -> None:
+    """Run `elements` on `module` as harp-opt does. A pipeline of hint passes alone (they
+    only add attributes) shares walks and facts from its first pass to its last, as
+    `harp analyze` does; any other pass in it (an upstream transform, the graph lowering)
+    may add or remove ops, so each hint pass then shares facts only while it runs."""
+    pm = build(elements, verify_each)
+    hint_flags = {flag for flag, rule in rules().items() if rule.hint is not None}
+    names = [e.split("{", 1)[0].split("(", 1)[0].strip() for e in elements]
+    if names and all(n in hint_flags for n in names) and not analysis.walks_cached():
+        with analysis.cached_walks():
+            pm.run(module)
+    else:
+        pm.run(module)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from torch_mlir import ir
 
+from harp_ir import pipeline
 from harp_ir.analysis import walk
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
@@ -21,7 +22,7 @@ from harp_ir.dialects.host import location_is_utf8
 from harp_ir.frontend.lower import lower_source
 from harp_ir.frontend.source import FrontendError, decode_source
 from harp_ir.passes import passes
-from harp_ir.pipeline import PipelineError, build, pipeline_elements
+from harp_ir.pipeline import PipelineError, pipeline_elements
 
 SPLIT_MARKER = "// -----"
 
@@ -86,7 +87,7 @@ def process(text: str, name: str, elements: list[str], args) -> str:
     else:
         module = ir.Module.parse(text)
         _check_locations(module.operation, name)
-    build(elements, verify_each=not args.no_verify_each).run(module.operation)
+    pipeline.run(elements, module.operation, verify_each=not args.no_verify_each)
     return module.operation.get_asm(
         enable_debug_info=args.mlir_print_debuginfo,
         print_generic_op_form=args.mlir_print_op_generic)

@@ -37,3 +37,41 @@ def test_mixed_pipeline_runs_and_verifies(ctx):
     m = ir.Module.parse('%0 = "host.load"() {name = "x"} : () -> !host.obj')
     build(["canonicalize", "harp-host-sync-in-loop", "cse"]).run(m.operation)
     assert m.operation.verify()
+
+
+def _training_program(functions: int) -> str:
+    body = ["import torch\n"]
+    for i in range(functions):
+        body.append(f"def train{i}(model, opt):\n    for step in range(1000):\n"
+                    f"        loss = model(torch.ones(4, 4).cuda()).sum()\n"
+                    f"        loss.backward()\n        opt.step()\n        print(loss.item())\n")
+    body.append("".join(f"train{i}(torch.nn.Linear(4, 4).cuda(), None)\n"
+                        for i in range(functions)))
+    return "".join(body)
+
+
+@pytest.mark.parametrize("flag", ["harp-host-sync-in-loop", "harp-transfer-in-loop"])
+def test_a_pass_driven_by_the_pass_manager_walks_the_program_a_bounded_number_of_times(
+        ctx, monkeypatch, flag):
+    """harp-opt (or MLIR's pass manager) runs a hint pass with its facts shared: the walks
+    of the whole program do not grow with the number of loops and calls it asks about."""
+    from harp_ir import analysis
+    from harp_ir.frontend.lower import lower_source
+
+    counted = []
+    real = analysis._walk
+
+    def counting(op):
+        if op.name == "builtin.module":
+            counted.append(op)
+        return real(op)
+
+    monkeypatch.setattr(analysis, "_walk", counting)
+    walks = []
+    for functions in (5, 40):
+        module = lower_source(_training_program(functions), "train.py")
+        counted.clear()
+        build([flag]).run(module.operation)
+        walks.append(len(counted))
+        assert "harp.hints" in str(module)
+    assert walks[0] == walks[1] <= 3, walks
