@@ -5,7 +5,8 @@
 CORPUS_DIR defaults to the installed torch package (about 1.2 million lines). Reports,
 for each number of worker processes, the wall time, lines per second and peak memory of
 `harp analyze CORPUS_DIR` run as users run it (a fresh process); how the time of one file
-grows when it is 1x, 2x, 4x and 8x as long; and where the time goes (a profile of
+grows when it is 1x, 2x, 4x and 8x as long; the same for `harp-opt`'s whole hint
+pipeline over textual IR against `harp analyze`; and where the time goes (a profile of
 `harp analyze` on --profile-dir, torch/nn by default, grouped by stage).
 """
 
@@ -57,6 +58,58 @@ def growth(files: list[Path]) -> list[str]:
             start = time.perf_counter()
             analyze_module(lower_source(text * k, "sample.py"))
             rows.append(f"  {k}x: {time.perf_counter() - start:.2f} s")
+    return rows
+
+
+def training_program(functions: int) -> str:
+    """A training script of `functions` training loops (about 23 lines each), each with
+    a sync, an invariant copy and a host draw per step: every hint pass has work."""
+    parts = ["import numpy as np\nimport torch\nimport torch.nn as nn\n"]
+    for i in range(functions):
+        parts.append(
+            f"\n\nclass Net{i}(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            f"        self.fc = nn.Linear(8, 8)\n\n    def forward(self, x):\n"
+            f"        return torch.relu(self.fc(x))\n\n\n"
+            f"def train{i}(model, steps=1000):\n"
+            f"    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n    total = 0.0\n"
+            f"    for step in range(steps):\n        x = torch.randn(16, 8).cuda()\n"
+            f"        w = torch.ones(8).cuda()\n        loss = (model(x) * w).sum()\n"
+            f"        opt.zero_grad()\n        loss.backward()\n        opt.step()\n"
+            f"        total += loss.item()\n    return total\n")
+    parts.append("\n\nfor epoch in range(3):\n" +
+                 "".join(f"    train{i}(Net{i}().cuda())\n" for i in range(functions)))
+    return "".join(parts)
+
+
+def harp_opt_growth() -> list[str]:
+    """The whole hint pipeline driven by MLIR's pass manager from textual IR (what
+    `harp-opt --pass-pipeline` does), against `harp analyze`'s in-process analysis of the
+    same program (lowering included), for a training program of about 1,000 lines and 2x,
+    4x, 8x that; harp-opt verifies the module after each of its 23 passes unless told
+    not to, analyze once."""
+    from torch_mlir import ir
+
+    from harp_ir import pipeline
+    from harp_ir.passes import analysis_pipeline
+
+    rows = ["harp-opt, whole hint pipeline, vs harp analyze (a generated training program):"]
+    with make_context():
+        for k in (1, 2, 4, 8):
+            text = training_program(40 * k)
+            start = time.perf_counter()
+            analyze_module(lower_source(text, "train.py"))
+            analyzed = time.perf_counter() - start
+            asm = lower_source(text, "train.py").operation.get_asm(enable_debug_info=True)
+            opt = []
+            for verify_each in (True, False):  # MLIR's default, and --no-verify-each
+                start = time.perf_counter()
+                module = ir.Module.parse(asm)
+                pipeline.run(list(analysis_pipeline()), module.operation, verify_each)
+                opt.append(time.perf_counter() - start)
+            rows.append(f"  {k}x ({text.count(chr(10)):,} lines): harp analyze "
+                        f"{analyzed:.2f} s; harp-opt {opt[0]:.2f} s "
+                        f"({opt[0] / analyzed:.1f}x), --no-verify-each {opt[1]:.2f} s "
+                        f"({opt[1] / analyzed:.1f}x)")
     return rows
 
 
@@ -126,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     for jobs in (int(j) for j in args.jobs.split(",") if j):
         print(whole_corpus(corpus, jobs, lines), flush=True)
     print("\n".join(growth(files)), flush=True)
+    print("\n".join(harp_opt_growth()), flush=True)
     if not args.no_profile:
         print("\n".join(profile(Path(args.profile_dir))))
 
