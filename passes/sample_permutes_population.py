@@ -19,6 +19,7 @@ on most iterations of a loop that trains.
 from __future__ import annotations
 
 import libcst as cst
+from torch_mlir import ir
 
 from harp_ir import callgraph
 from harp_ir.analysis import (
@@ -46,16 +47,20 @@ WORTH_NS = 1_000_000
 SMALL = 1_000
 
 
-def _population_range(value) -> int | None | bool:
-    """For a population written `range(n)` or `list(range(n))`: n when the program states
-    it, else None; False when the population is not a range."""
+def _range_of(value) -> ir.Operation | None:
+    """The `range(...)` call a population is written as (`range(n)`, `list(range(n))`),
+    else None."""
     made = producer(value)
     if made is not None and string_attr(made, "qualname") == "builtins.list" and \
             len(made.operands) == 2:
         made = producer(made.operands[1])
-    if made is None or string_attr(made, "qualname") != "builtins.range":
-        return False
-    bounds = [setting_int(v) for _, v in call_arguments(made)]
+    return made if made is not None and \
+        string_attr(made, "qualname") == "builtins.range" else None
+
+
+def _range_length(call: ir.Operation) -> int | None:
+    """How many items `range(n)` or `range(a, b)` holds when the program states it."""
+    bounds = [setting_int(v) for _, v in call_arguments(call)]
     if len(bounds) == 1 and bounds[0] is not None:
         return bounds[0]
     if len(bounds) == 2 and None not in bounds:
@@ -84,7 +89,7 @@ def _draw(op):
     drawn = constant_value(size) if size is not None else None
     if population is None or drawn is None or isinstance(drawn, int) and drawn < 2:
         return None  # one draw (an action), not a batch
-    if _population_range(population) is not False:
+    if _range_of(population) is not None:
         return "range", population
     replace = positional[2] if len(positional) > 2 else dict(arguments).get("replace")
     if replace is not None and constant_value(replace) is False:
@@ -93,9 +98,9 @@ def _draw(op):
 
 
 def _size(form: str, population) -> int | None:
+    """How many items the population holds, when the program states it."""
     if form == "range":
-        found = _population_range(population)
-        return found if isinstance(found, int) and not isinstance(found, bool) else None
+        return _range_length(_range_of(population))
     return setting_int(population)
 
 
