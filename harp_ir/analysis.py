@@ -984,9 +984,13 @@ def imported_accelerator(op: ir.Operation) -> Assumption | None:
     picks the device and builds every tensor there): the program can run on a GPU, though
     this path's tensors are not seen going there. None when no imported file does."""
     start = host_module(op)
-    if start is None:
-        return None
-    modules = _program_modules(op)
+    return _imported_accelerator(start) if start is not None else None
+
+
+@per_run()
+def _imported_accelerator(start: ir.Operation) -> Assumption | None:
+    """`imported_accelerator` for one file (a host.module)."""
+    modules = _program_modules(start)
     seen, work = {start}, [start]
     while work:
         module = work.pop()
