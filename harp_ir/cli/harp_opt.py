@@ -8,6 +8,7 @@ result. Errors are `file:line:col: error: ...` lines with exit status 1.
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 
@@ -72,9 +73,24 @@ def split_passes(argv: list[str]) -> tuple[list[str], list[str]]:
     return elements, rest
 
 
+#: the most harp-opt reads from a file or stdin, far beyond any real program's module: a
+#: larger input is refused before it exhausts memory
+MAX_INPUT_BYTES = 256 * 2**20
+
+
 def _read(path: str) -> str:
-    """MLIR is UTF-8; a Python file is decoded as Python decodes it (PEP 263, BOM)."""
-    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    """MLIR is UTF-8; a Python file is decoded as Python decodes it (PEP 263, BOM). Only a
+    regular file or stdin is read (a FIFO would block, a device would never end), and at
+    most MAX_INPUT_BYTES of it."""
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        if Path(path).exists() and not Path(path).is_file():
+            raise OSError(errno.EINVAL, "not a regular file")
+        with open(path, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_INPUT_BYTES:,} bytes")
     if path.endswith(".py"):
         return decode_source(data, path)
     return data.decode("utf-8")

@@ -63,3 +63,23 @@ def test_harp_opt_pass_flags_keep_command_line_order():
 def test_harp_opt_missing_input(capsys):
     assert harp_opt.main(["/no/such/file.mlir"]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_harp_opt_reads_only_regular_files_and_stdin(tmp_path, capsys, monkeypatch):
+    """A FIFO would block and a device never ends: each is one error line, exit 1; an input
+    beyond the size guard is refused before it is read whole."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        assert harp_opt.main([path]) == 1
+        assert capsys.readouterr().err == (f"harp-opt: error: cannot read '{path}': "
+                                           f"not a regular file\n")
+    big = tmp_path / "big.mlir"
+    big.write_text("module {}\n" * 20)
+    monkeypatch.setattr(harp_opt, "MAX_INPUT_BYTES", 100)
+    assert harp_opt.main([str(big)]) == 1
+    assert "larger than 100 bytes" in capsys.readouterr().err
+    monkeypatch.setattr(harp_opt, "MAX_INPUT_BYTES", 1000)
+    assert harp_opt.main([str(big)]) == 0
