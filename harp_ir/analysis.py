@@ -121,7 +121,6 @@ def per_run(key=None):
                 memo[k] = function(*args)
             return memo[k]
 
-        memoised.uncached = function
         return memoised
     return decorate
 
@@ -1557,7 +1556,8 @@ def _attribute_classes(attribute: ir.Operation) -> list[ir.Operation | None]:
 def made_once(value: ir.Value) -> ir.Operation | None:
     """The op that makes `value` when the program binds it in one place: a name stored
     once where it is bound, or `self.x` its class stores once (`self.train_op =
-    optimizer.minimize(loss)` in `__init__`); else the op itself."""
+    optimizer.minimize(loss)` in `__init__`); None for a name bound elsewhere or more than
+    once; any other value's own producer."""
     op = producer(value)
     if op is not None and op.name == "host.load":
         for scope in binding_scopes(op):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from torch_mlir import ir, passmanager
 
 from harp_ir import analysis
-from harp_ir.passes import load, passes, rules
+from harp_ir.passes import hint_rules, load, passes, rules
 
 
 class PipelineError(ValueError):
@@ -46,6 +46,11 @@ def pipeline_elements(text: str) -> list[str]:
     return split_top_level(text)
 
 
+def _pass_name(element: str) -> str:
+    """The pass a pipeline element names, without its options or nested passes."""
+    return element.split("{", 1)[0].split("(", 1)[0].strip()
+
+
 def _sharing_facts(run):
     """A hint pass (it only adds attributes) run with walks and the analyses' facts
     memoised while it runs, when its driver has not opened such a run already (`harp-opt`,
@@ -75,7 +80,7 @@ def build(elements: list[str], verify_each: bool = True) -> passmanager.PassMana
 
     known = passes()
     for element in elements:
-        name = element.split("{", 1)[0].split("(", 1)[0].strip()
+        name = _pass_name(element)
         if name in known:
             if element.strip() != name:
                 raise PipelineError(f"'{name}' takes no options or nested passes, got "
@@ -95,8 +100,8 @@ def run(elements: list[str], module: ir.Operation, verify_each: bool = True) -> 
     `harp analyze` does; any other pass in it (an upstream transform, the graph lowering)
     may add or remove ops, so each hint pass then shares facts only while it runs."""
     pm = build(elements, verify_each)
-    hint_flags = {flag for flag, rule in rules().items() if rule.hint is not None}
-    names = [e.split("{", 1)[0].split("(", 1)[0].strip() for e in elements]
+    hint_flags = {rule.flag for rule in hint_rules()}
+    names = [_pass_name(e) for e in elements]
     if names and all(n in hint_flags for n in names) and not analysis.walks_cached():
         with analysis.cached_walks():
             pm.run(module)

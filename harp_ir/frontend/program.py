@@ -94,7 +94,7 @@ class Program:
         parts = qualname.split(".")
         for i in range(len(parts), 0, -1):
             mod = ".".join(parts[:i])
-            if mod in self.files or self._look_up(parts[:i]):
+            if self.is_module(mod):
                 rest = parts[i:]
                 if not rest:
                     return Fact("library", qualname=mod)
@@ -127,8 +127,7 @@ def _constant_all(tree) -> tuple[str, ...] | None:
     """`__all__ = ["a", "b"]` (or a tuple) at module level: the names, else None."""
     found = None
     for stmt in tree.body:
-        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) \
-                else ():
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
                     isinstance(small.targets[0].target, cst.Name) and \
                     small.targets[0].target.value == "__all__":
