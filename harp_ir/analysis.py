@@ -1738,6 +1738,7 @@ def paced(op: ir.Operation) -> Assumption | None:
     return None
 
 
+@per_run()
 def _waits(call: ir.Operation, depth: int) -> str:
     """What makes the host wait when `call` runs, as a phrase ("" when nothing known): a
     pacing or blocking call of the catalogue, a method known by its keywords, or one of
