@@ -95,15 +95,32 @@ def build(elements: list[str], verify_each: bool = True) -> passmanager.PassMana
 
 
 def run(elements: list[str], module: ir.Operation, verify_each: bool = True) -> None:
-    """Run `elements` on `module` as harp-opt does. A pipeline of hint passes alone (they
-    only add attributes) shares walks and facts from its first pass to its last, as
-    `harp analyze` does; any other pass in it (an upstream transform, the graph lowering)
-    may add or remove ops, so each hint pass then shares facts only while it runs."""
-    pm = build(elements, verify_each)
+    """Run `elements` on `module` as harp-opt does. Consecutive hint passes (they only add
+    attributes) share walks and facts from the first to the last, as `harp analyze` does,
+    and the module is verified once after them, not after each: MLIR's pass manager skips
+    the verifier after a pass that preserves all analyses, which the Python pass API
+    cannot declare. Any other pass (an upstream transform, the graph lowering) may add or
+    remove ops and is verified after it runs, as MLIR does."""
     hint_flags = {rule.flag for rule in hint_rules()}
-    names = [_pass_name(e) for e in elements]
-    if names and all(n in hint_flags for n in names) and not analysis.walks_cached():
-        with analysis.cached_walks():
-            pm.run(module)
-    else:
-        pm.run(module)
+    for segment, annotates in _segments(elements, hint_flags):
+        if not annotates:
+            build(segment, verify_each).run(module)
+        elif analysis.walks_cached():
+            build(segment, verify_each=False).run(module)
+        else:
+            with analysis.cached_walks():
+                build(segment, verify_each=False).run(module)
+        if annotates and verify_each:
+            module.verify()
+
+
+def _segments(elements: list[str], hint_flags: set[str]) -> list[tuple[list[str], bool]]:
+    """`elements` cut into runs of hint passes (True) and runs of anything else (False)."""
+    segments: list[tuple[list[str], bool]] = []
+    for element in elements:
+        annotates = _pass_name(element) in hint_flags
+        if segments and segments[-1][1] == annotates:
+            segments[-1][0].append(element)
+        else:
+            segments.append(([element], annotates))
+    return segments

@@ -75,3 +75,32 @@ def test_a_pass_driven_by_the_pass_manager_walks_the_program_a_bounded_number_of
         walks.append(len(counted))
         assert "harp.hints" in str(module)
     assert walks[0] == walks[1] <= 3, walks
+
+
+def test_hint_passes_are_verified_once_after_the_run_and_a_bad_annotation_is_caught(
+        ctx, monkeypatch):
+    """harp-opt verifies after a run of hint passes (they only annotate), as MLIR skips the
+    verifier after a pass that preserves all analyses; an annotation of the wrong kind
+    written by one of them is still an error."""
+    from harp_ir import passes as registry
+    from harp_ir import pipeline
+
+    hooks = []
+    real_verify = ir.Operation.verify
+
+    m = ir.Module.parse('%0 = "host.load"() {name = "x"} : () -> !host.obj')
+    flags = ["harp-host-sync-in-loop", "harp-transfer-in-loop", "harp-host-random-to-device"]
+    monkeypatch.setattr(ir.Operation, "verify",
+                        lambda op: hooks.append(op.name) or real_verify(op), raising=False)
+    pipeline.run(flags, m.operation)
+    assert hooks == ["builtin.module"]
+
+    def corrupting(op, pass_):
+        load_op = next(o for o in op.regions[0].blocks[0].operations)
+        load_op.attributes["harp.kind"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 7)
+
+    real_load = registry.load
+    monkeypatch.setattr(pipeline, "load", lambda name: corrupting
+                        if name == "harp-transfer-in-loop" else real_load(name))
+    with pytest.raises(ir.MLIRError, match="harp.kind"):
+        pipeline.run(flags, m.operation)
