@@ -56,6 +56,12 @@ def decode_source(data: bytes, filename: str) -> str:
                             f"cannot decode as {e.encoding}: {e.reason}") from None
 
 
+#: the most source harp lowers from one file (or notebook's code): libcst's tree takes
+#: about 18 KB a line, so a file of 1M characters (some 40,000 lines, far beyond a
+#: hand-written program) peaks near 1 GB and takes half a minute; generated code beyond
+#: it is refused with an error naming the file, never left to exhaust memory
+MAX_SOURCE_CHARS = 1 << 20
+
 #: CPython's default recursion limit, which also bounds how deeply its parser nests
 PYTHON_RECURSION_LIMIT = 1000
 
@@ -81,12 +87,17 @@ def internal_error(filename: str, error: Exception) -> FrontendError:
 def parse(source: str, filename: str) -> cst.Module:
     """libcst's tree of `source`. Python's own parser sees it first: it refuses nesting
     deep enough to overflow the native stack of libcst's parser (a crash, not an error),
-    under Python's default recursion limit: what CPython itself would refuse to compile."""
+    under Python's default recursion limit: what CPython itself would refuse to compile.
+    Source over MAX_SOURCE_CHARS is refused."""
+    if len(source) > MAX_SOURCE_CHARS:
+        raise FrontendError(filename, 1, 1, f"{len(source):,} characters of source, over "
+                                            f"harp's limit of {MAX_SOURCE_CHARS:,} (generated "
+                                            f"code?): not analysed; leave it out with --exclude")
     raised = sys.getrecursionlimit()
     sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
-    python_error = None
+    python_error, tree = None, None
     try:
-        ast.parse(source)
+        tree = ast.parse(source)
     except (RecursionError, MemoryError):
         raise _too_deep(filename) from None
     except SyntaxError as e:
@@ -97,6 +108,13 @@ def parse(source: str, filename: str) -> cst.Module:
         pass  # null bytes: libcst reports them
     finally:
         sys.setrecursionlimit(raised)
+    if tree is not None:
+        try:
+            _compiles(tree, filename)
+        except SyntaxError as e:
+            raise _python_error(filename, e) from None
+        except (RecursionError, MemoryError):
+            raise _too_deep(filename) from None
     try:
         return cst.parse_module(source)
     except RecursionError:
@@ -145,6 +163,20 @@ def legacy_names_renamed(source: str) -> str | None:
         line, end = lines[row - 1], col + len(token.string)
         lines[row - 1] = line[:col] + _LEGACY_KEYWORDS[token.string] + line[end:]
     return "".join(lines)
+
+
+def _compiles(tree: ast.Module, filename: str) -> None:
+    """Raise the SyntaxError Python's compiler raises for a tree its parser accepts (`break`
+    outside a loop, `yield` outside a function, `nonlocal` with no binding). A notebook's
+    cells are compiled one at a time by IPython: `await` at the top level and a `__future__`
+    import in a later cell are fine there."""
+    notebook_cells = filename.endswith(".ipynb")
+    try:
+        compile(tree, filename, "exec", dont_inherit=True,
+                flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if notebook_cells else 0)
+    except SyntaxError as e:
+        if not (notebook_cells and e.msg.startswith("from __future__ imports must")):
+            raise
 
 
 def _python_error(filename: str, error: SyntaxError) -> FrontendError:

@@ -152,3 +152,17 @@ def test_syntax_errors_are_where_and_as_python_says(tmp_path, capsys, source):
     e = python.value
     assert line.startswith(f"{path}:{e.lineno}:{e.offset}: error: invalid syntax")
     assert e.msg in line
+
+
+def test_a_file_over_the_size_limit_is_refused_by_name_and_the_others_analysed(
+        tmp_path, capsys):
+    from harp_ir.frontend.source import MAX_SOURCE_CHARS
+
+    generated = tmp_path / "generated_pb2.py"
+    generated.write_text("x = 1\n" * (MAX_SOURCE_CHARS // 6 + 1))
+    (tmp_path / "train.py").write_text(HOT)
+    status, out, err = analyze_json(capsys, "-j", "1", tmp_path)
+    assert [h["span"]["line"] for h in out["hints"]] == [HOT_LINE]
+    assert f"{generated}:1:1: error: {MAX_SOURCE_CHARS // 6 * 6 + 6:,} characters of source" \
+        in err and "not analysed" in err
+    assert status == 2
