@@ -150,10 +150,18 @@ def validate_config(table: object, path: Path) -> dict:
     try:
         return Config.model_validate(table).model_dump(exclude_unset=True)
     except ValidationError as e:
-        problems = "; ".join(
-            f"`{'.'.join(map(str, err['loc'])) or 'tool.harp'}`: "
-            f"{err['msg'].removeprefix('Value error, ')}" for err in e.errors())
-        raise ConfigError(f"{path}: error: {problems}") from None
+        raise ConfigError(f"{path}: error: {schema_errors(e, 'tool.harp')}") from None
+
+
+def schema_errors(error: ValidationError, top: str) -> str:
+    """A schema library's errors as one line: each key's dotted path (list positions
+    counted from 1, as a reader counts `[[entry]]` tables) and what is wrong with it."""
+    def where(loc: tuple) -> str:
+        return ".".join(f"[{p + 1}]" if isinstance(p, int) else str(p)
+                        for p in loc).replace(".[", "[") or top
+
+    return "; ".join(f"`{where(err['loc'])}`: {err['msg'].removeprefix('Value error, ')}"
+                     for err in error.errors())
 
 
 def load_config(start: Path) -> dict:

@@ -28,12 +28,14 @@ import re
 import subprocess
 import sys
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from torch_mlir import ir
 
 from harp_ir.analysis import producer, string_attr, walk
+from harp_ir.feedback import schema_errors
 
 DEFAULT_TIMEOUT = 120.0
 #: ops whose presence makes a graph stateful (it writes variables or has side effects)
@@ -46,15 +48,32 @@ class TraceError(Exception):
     """A spec or an entry that cannot be traced; the message names the spec and entry."""
 
 
-@dataclass
-class Entry:
-    target: str
-    framework: str
-    args: list = field(default_factory=list)
-    kwargs: dict = field(default_factory=dict)
-    inputs: list = field(default_factory=list)
+#: the tensor element types an input may name (`dtype`), known to torch and TensorFlow
+DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
+          "uint8", "bool")
+
+
+class InputSpec(BaseModel):
+    """One example input of an entry: a random tensor of this shape and element type."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    shape: list[Annotated[int, Field(ge=0)]]
+    dtype: Literal[DTYPES] = "float32"
+
+
+class Entry(BaseModel):
+    """One `[[entry]]` of a trace spec: unknown keys and wrong types are errors."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    target: Annotated[str, Field(pattern=r"^.+:[A-Za-z_][A-Za-z_0-9]*$")]
+    framework: Literal["torch", "tf"]
+    args: list = []
+    kwargs: dict = {}
+    inputs: list[InputSpec] = []
     name: str = ""
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: Annotated[float, Field(gt=0)] = DEFAULT_TIMEOUT
 
     @property
     def file(self) -> str:
@@ -69,42 +88,39 @@ class Entry:
         return self.name or self.attr
 
 
+class TraceSpec(BaseModel):
+    """A trace spec: a list of entries and nothing else."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    entry: list[Entry] = []
+
+
 def load_spec(path: str | Path) -> list[Entry]:
-    """The entries of a trace spec (TOML, or `[tool.harp.trace]` of a pyproject.toml); file
-    names in it are relative to the spec's folder."""
+    """The entries of a trace spec (TOML, or `[tool.harp.trace]` of a pyproject.toml),
+    checked by its schema; file names in it are relative to the spec's folder."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise TraceError(f"{path}: error: cannot read the trace spec: {e}") from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("harp", {}).get("trace", {})
-    entries = []
-    for i, raw in enumerate(data.get("entry", []), 1):
-        where = f"{path}: entry {i}"
-        if not isinstance(raw, dict) or ":" not in str(raw.get("target", "")):
-            raise TraceError(f"{where}: error: `target` must be \"file.py:name\"")
-        if raw.get("framework") not in ("torch", "tf"):
-            raise TraceError(f"{where}: error: `framework` must be \"torch\" or \"tf\"")
-        unknown = set(raw) - {"target", "framework", "args", "kwargs", "inputs", "name",
-                              "timeout"}
-        if unknown:
-            raise TraceError(f"{where}: error: unknown keys {sorted(unknown)}")
-        for spec in raw.get("inputs", []):
-            if not isinstance(spec, dict) or not isinstance(spec.get("shape"), list):
-                raise TraceError(f"{where}: error: each input needs a `shape` list")
-        entry = Entry(**raw)
-        file = Path(entry.file)
-        entry.target = f"{file if file.is_absolute() else path.parent / file}:{entry.attr}"
-        entries.append(entry)
+    try:
+        entries = TraceSpec.model_validate(data).entry
+    except ValidationError as e:
+        raise TraceError(f"{path}: error: {schema_errors(e, 'entry')}") from None
     if not entries:
         raise TraceError(f"{path}: error: no [[entry]] in the trace spec")
+    for entry in entries:
+        file = Path(entry.file)
+        entry.target = f"{file if file.is_absolute() else path.parent / file}:{entry.attr}"
     return entries
 
 
 def trace(entry: Entry) -> str:
     """The MLIR text of an entry's graph, traced in a subprocess; raises TraceError."""
-    request = json.dumps(vars(entry) | {"symbol": entry.symbol})
+    request = json.dumps(entry.model_dump() | {"symbol": entry.symbol})
     try:
         done = subprocess.run([sys.executable, "-m", "harp_ir.trace", request],
                               capture_output=True, text=True, timeout=entry.timeout)

@@ -75,7 +75,7 @@ def test_config_from_pyproject_and_harp_toml(tmp_path):
 
 @pytest.mark.parametrize(("line", "error"), [
     ('select = "HARP201"', "`select`: Input should be a valid list"),
-    ("select = [201]", "`select.0`: Input should be a valid string"),
+    ("select = [201]", "`select[1]`: Input should be a valid string"),
     ('selct = ["HARP201"]', "`selct`: Extra inputs are not permitted"),
     ('assume = "pure"', "`assume`: Input should be a valid list"),
     ('deny = ["nonsense"]', "unknown assumption kind 'nonsense'"),

@@ -33,15 +33,35 @@ def test_a_pass_walks_from_the_call_in_the_loop_to_the_traced_graph(ctx):
 
 
 @pytest.mark.parametrize("text, message", [
-    ('[[entry]]\ntarget = "cnn.py"\nframework = "torch"\n', "must be \"file.py:name\""),
-    ('[[entry]]\ntarget = "cnn.py:Net"\nframework = "jax"\n', "`framework` must be"),
-    ('[[entry]]\ntarget = "cnn.py:Net"\nframework = "torch"\ninputs = [1]\n', "`shape`"),
-    ('[[entry]]\ntarget = "cnn.py:Net"\nframework = "torch"\nbatch = 2\n', "unknown keys"),
+    ('[[entry]]\ntarget = "cnn.py"\nframework = "torch"\n',
+     "`entry[1].target`: String should match pattern"),
+    ('[[entry]]\ntarget = "cnn.py:Net"\nframework = "jax"\n',
+     "`entry[1].framework`: Input should be 'torch' or 'tf'"),
+    ('[[entry]]\ntarget = "cnn.py:Net"\nframework = "torch"\ninputs = [1]\n',
+     "`entry[1].inputs[1]`: Input should be a valid dictionary"),
+    ('[[entry]]\ntarget = "cnn.py:Net"\nframework = "torch"\nbatch = 2\n',
+     "`entry[1].batch`: Extra inputs are not permitted"),
     ("", "no [[entry]]"),
+    # wrong types are errors naming the key, not tracebacks
+    ('[[entry]]\ntarget = "m.py:f"\nframework = "tf"\n[[entry]]\ntarget = 1\n',
+     "`entry[2].target`: Input should be a valid string; `entry[2].framework`: Field required"),
+    ('entry = 1\n', "`entry`: Input should be a valid list"),
+    ('[[entry]]\ntarget = "m.py:f"\nframework = "tf"\ntimeout = "5"\n',
+     "`entry[1].timeout`: Input should be a valid number"),
+    ('[[entry]]\ntarget = "m.py:f"\nframework = "tf"\ntimeout = -1\n',
+     "`entry[1].timeout`: Input should be greater than 0"),
+    ('[[entry]]\ntarget = "m.py:f"\nframework = "tf"\ninputs = [{shape = [2, "x"]}]\n',
+     "`entry[1].inputs[1].shape[2]`: Input should be a valid integer"),
+    ('[[entry]]\ntarget = "m.py:f"\nframework = "tf"\n'
+     'inputs = [{shape = [2], dtype = "float"}]\n', "`entry[1].inputs[1].dtype`"),
+    ('[[entry]]\ntarget = "m.py:f"\nframework = "tf"\nargs = {a = 1}\n',
+     "`entry[1].args`: Input should be a valid list"),
+    ('entries = []\n', "`entries`: Extra inputs are not permitted"),
+    (b'\xff\xfe'.decode('latin-1'), "cannot read the trace spec"),
 ])
 def test_a_bad_spec_is_a_clear_error(tmp_path, text, message):
     spec = tmp_path / "trace.toml"
-    spec.write_text(text)
+    spec.write_bytes(text.encode("latin-1") if "\xff" in text else text.encode())
     with pytest.raises(TraceError, match="trace.toml") as e:
         load_spec(spec)
     assert message in str(e.value)
