@@ -20,6 +20,7 @@ from harp_ir.codemods import fix_for
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.frontend.lower import lower_file
 from harp_ir.frontend.program import Program
+from harp_ir.frontend.source import internal_error
 from harp_ir.passes import analysis_pipeline
 from harp_ir.pipeline import build
 
@@ -240,6 +241,8 @@ def run_task(task: Task) -> tuple[list[Hint], list[str]]:
         return [], errors + [f"{t}:1:1: error: nested too deeply for harp's analyses "
                              f"(Python's recursion limit was reached); not analysed"
                              for t in task.targets]
+    except Exception as e:  # noqa: BLE001  (a bug of harp's must not stop the other tasks)
+        return [], errors + [str(internal_error(str(task.root), e))]
     return found, errors
 
 

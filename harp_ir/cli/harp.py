@@ -16,10 +16,13 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from torch_mlir import ir
+
 from harp_ir import hints, notebook, sarif, verify
 from harp_ir.analysis import ASSUMPTIONS
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
+from harp_ir.diagnostics import format_mlir_error
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.frontend.lower import lower_file
 from harp_ir.frontend.source import FrontendError, decode_source, read_source
@@ -164,6 +167,11 @@ def cmd_refactor(args) -> int:
                 outcome = refactor_source(text, path, feedback, args.unsafe_fixes)
             except FrontendError as e:
                 print(e, file=sys.stderr)
+                status = 2
+                continue
+            except ir.MLIRError as e:  # a module the verifier refuses: a bug of harp's
+                for line in format_mlir_error(e, str(path)):
+                    print(line, file=sys.stderr)
                 status = 2
                 continue
             except OSError as e:

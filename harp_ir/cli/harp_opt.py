@@ -46,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--split-input-file", action="store_true",
                    help="process each '// -----' chunk of the input separately")
     p.add_argument("--no-verify-each", action="store_true",
-                   help="do not verify the module after each pass")
+                   help="do not verify the module after each pass (hint passes, which "
+                        "only annotate, are verified once after a run of them)")
     p.add_argument("--emit-irdl", action="store_true",
                    help="print the host dialect as IRDL (for mlir-opt --irdl-file) and exit")
     p.add_argument("--emit-dialect-doc", action="store_true",
@@ -102,7 +103,11 @@ def process(text: str, name: str, elements: list[str], args) -> str:
         module = lower_source(text, name)
     else:
         module = ir.Module.parse(text)
-        _check_locations(module.operation, name)
+        try:
+            _check_locations(module.operation, name)
+        except UnicodeDecodeError:  # the bindings read op names as UTF-8
+            raise _BadModule(f"{name}: error: the module names an op in bytes that are "
+                             f"not valid UTF-8") from None
     pipeline.run(elements, module.operation, verify_each=not args.no_verify_each)
     return module.operation.get_asm(
         enable_debug_info=args.mlir_print_debuginfo,

@@ -119,7 +119,7 @@ VALID_PYTHON = [
     "assert x, 'message'\nraise ValueError('x') from None\n",
     "print(*a, sep='')\nx = a[1:2, ::3, ...]\n",
     "def f(a, /, b, *, c=1):\n    return\n",
-    "x = 1\nreturn x\n",
+    "def f():\n    x = 1\n    return x\n",
     "for i in x:\n    break\nelse:\n    pass\nwhile True:\n    continue\n",
     "@decorator(arg)\n@other\nclass C(Base, metaclass=M):\n    x: int = 3\n",
     "with open(f) as (a, b):\n    pass\n",

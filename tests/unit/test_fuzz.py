@@ -1,8 +1,10 @@
 """A small seeded fuzz: random mutations of valid programs through `harp analyze`, and of
-valid host-dialect modules through `harp-opt`'s analysis pipeline. Whatever the input, the
-tools answer with hints or error lines: no traceback, no hang."""
+valid host-dialect modules through `harp-opt`'s analysis pipeline, with the mutators of the
+long fuzz (`python bench/fuzz.py`); and the inputs the long fuzz found tracebacks on.
+Whatever the input, the tools answer with hints or error lines: no traceback, no hang."""
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,33 +14,12 @@ from harp_ir.frontend.lower import lower_source
 from harp_ir.passes import analysis_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from fuzz import generated_program, mutate_module, mutate_source, notebook_text  # noqa: E402
+
 PROGRAMS = [ROOT / "examples" / "torch_train.py", ROOT / "examples" / "tf_eager.py",
             ROOT / "tests" / "lit" / "hints" / "feed_invariant.py",
             ROOT / "tests" / "lit" / "hints" / "host_random_to_device.py"]
-TOKENS = ["(", ")", "[", ":", ",", "lambda", "*", "**", "yield", "await", "\t", "    ",
-          "\\", "'", '"""', "#", "@", "async ", "global x", "del ", "= ", ".item()", "\n"]
-
-
-def mutate_source(text: str, rng: random.Random) -> str:
-    lines = text.splitlines(keepends=True)
-    for _ in range(rng.randint(1, 3)):
-        i = rng.randrange(len(lines))
-        kind = rng.choice(["delete", "duplicate", "swap", "insert", "truncate"])
-        if kind == "delete" and len(lines) > 1:
-            del lines[i]
-        elif kind == "duplicate":
-            lines.insert(i, lines[i])
-        elif kind == "swap":
-            j = rng.randrange(len(lines))
-            lines[i], lines[j] = lines[j], lines[i]
-        elif kind == "insert":
-            col = rng.randrange(len(lines[i]) + 1)
-            lines[i] = lines[i][:col] + rng.choice(TOKENS) + lines[i][col:]
-        else:
-            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
-    return "".join(lines)
-
-
 @pytest.mark.parametrize("seed", range(24))
 def test_mutated_programs_get_hints_or_error_lines(tmp_path, capsys, seed):
     rng = random.Random(seed)
@@ -48,28 +29,6 @@ def test_mutated_programs_get_hints_or_error_lines(tmp_path, capsys, seed):
     status = harp.main(["analyze", "--no-config", "-j", "1", str(path)])
     err = capsys.readouterr().err
     assert status in (0, 1, 2) and "Traceback" not in err
-
-
-#: attribute values a mutation puts in place of a string attribute's
-ODD_VALUES = ["7 : i64", "[1, 2]", "unit", '""', "{a = 1}", "1.5 : f32", "true"]
-
-
-def mutate_module(text: str, rng: random.Random) -> str:
-    """Swap an attribute's value for one of another kind, rename an op, or drop a line."""
-    lines = text.splitlines()
-    for _ in range(rng.randint(1, 2)):
-        i = rng.randrange(len(lines))
-        line = lines[i]
-        kind = rng.choice(["value", "value", "rename", "drop"])
-        if kind == "value" and " = \"" in line:
-            start = line.index(' = "') + 3
-            end = line.index('"', start + 1) + 1
-            lines[i] = line[:start] + rng.choice(ODD_VALUES) + line[end:]
-        elif kind == "rename" and '"host.' in line:
-            lines[i] = line.replace('"host.', '"host.x', 1)
-        elif kind == "drop":
-            del lines[i]
-    return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("seed", range(24))
@@ -82,3 +41,52 @@ def test_mutated_modules_get_error_lines_not_crashes(ctx, tmp_path, capsys, seed
     path.write_text(mutate_module(text, rng))
     status = harp_opt.main([str(path), *(f"--{p}" for p in analysis_pipeline())])
     assert status in (0, 1) and "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_programs_and_notebooks_get_hints_or_error_lines(tmp_path, capsys, seed):
+    rng = random.Random(seed)
+    program = tmp_path / "gen.py"
+    program.write_text(generated_program(rng))
+    book = tmp_path / "nb.ipynb"
+    book.write_text(notebook_text(generated_program(rng), rng))
+    for command in (["analyze", "--no-config", "-j", "1"], ["refactor", "--no-config"]):
+        status = harp.main([*command, str(program), str(book)])
+        err = capsys.readouterr().err
+        assert status in (0, 1, 2) and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("source, message", [
+    ("for i in range(3):\n    pass\nbreak\n", "3:1: error: invalid syntax: 'break' outside loop"),
+    ("def f():\n    nonlocal q\n", "2:5: error: invalid syntax: no binding for nonlocal 'q'"),
+    ("x = 1\nyield x\n", "2:1: error: invalid syntax: 'yield' outside function"),
+])
+@pytest.mark.parametrize("command", ["analyze", "refactor", "import"])
+def test_what_pythons_compiler_refuses_is_a_syntax_error_in_every_command(
+        tmp_path, capsys, source, message, command):
+    """The long fuzz found these lowered to IR the verifier refuses (a traceback in
+    `refactor`): Python's parser accepts them, its compiler does not."""
+    path = tmp_path / "bad.py"
+    path.write_text(source)
+    status = harp.main([command, *(["--no-config"] if command != "import" else []),
+                        str(path)])
+    err = capsys.readouterr().err
+    assert status in (1, 2) and f"{path}:{message}" in err and "Traceback" not in err
+
+
+def test_top_level_await_is_fine_in_a_notebook(tmp_path, capsys):
+    book = tmp_path / "nb.ipynb"
+    import nbformat
+
+    cells = ["import asyncio\nawait asyncio.sleep(0)\n", "from __future__ import annotations\n"]
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]),
+                   str(book))
+    assert harp.main(["analyze", "--no-config", str(book)]) == 0, capsys.readouterr().err
+
+
+def test_an_op_name_that_is_not_utf8_is_one_error_line(ctx, tmp_path, capsys):
+    path = tmp_path / "m.mlir"
+    path.write_text('"builtin.module"() ({\n  "\\FF"() : () -> ()\n}) : () -> ()\n')
+    assert harp_opt.main([str(path), "--harp-host-sync-in-loop"]) == 1
+    assert capsys.readouterr().err == f"{path}: error: the module names an op in bytes " \
+                                      f"that are not valid UTF-8\n"
