@@ -488,38 +488,15 @@ def _attribute_types(expected: dict[str, str], op) -> str | None:
     attributes = op.attributes
     for i in range(len(attributes)):
         named = attributes[i]
-        name, attr = named.name, named.attr
-        kind = expected.get(name)
-        error = _ATTRIBUTE_ERRORS.get((kind, attr))
-        if error is None:
-            error = _attribute_error(kind, attr)
-        if error:
-            return error.format(name)
+        kind = expected.get(named.name)
+        if kind is not None and (not isinstance(named.attr, _ATTR_CLASSES[kind]) or (
+                kind == "strings" and not all(isinstance(a, ir.StringAttr)
+                                              for a in named.attr))):
+            return (f"attribute '{named.name}' must be {_BASE_NAMES[kind]} "
+                    f"attribute, not {named.attr}")
+        if not text_is_utf8(named.attr):
+            return f"attribute '{named.name}' holds a string that is not valid UTF-8"
     return None
-
-
-#: `_attribute_error`'s answers: attributes are uniqued, and the verifier sees the same few
-#: thousand again after every pass (a memo kept small: its keys keep their context alive)
-_ATTRIBUTE_ERRORS: dict = {}
-
-
-def _attribute_error(kind: str | None, attr: ir.Attribute) -> str:
-    """Why an attribute expected to be of `kind` (None: any) is not, with `{}` for its
-    name; "" when it is fine."""
-    key = (kind, attr)
-    error = _ATTRIBUTE_ERRORS.get(key)
-    if error is None:
-        if kind is not None and (not isinstance(attr, _ATTR_CLASSES[kind]) or (
-                kind == "strings" and not all(isinstance(a, ir.StringAttr) for a in attr))):
-            error = f"attribute '{{}}' must be {_BASE_NAMES[kind]} attribute, not {attr}"
-        elif not text_is_utf8(attr):
-            error = "attribute '{}' holds a string that is not valid UTF-8"
-        else:
-            error = ""
-        if len(_ATTRIBUTE_ERRORS) > 1 << 16:
-            _ATTRIBUTE_ERRORS.clear()
-        _ATTRIBUTE_ERRORS[key] = error
-    return error
 
 
 def text_is_utf8(attr: ir.Attribute) -> bool:

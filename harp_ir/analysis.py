@@ -135,9 +135,48 @@ def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
     return None
 
 
+class AttributeKindError(ValueError):
+    """An attribute of another kind than the analyses read it as (`qualname = 7` in a
+    module from elsewhere): reported as an error at its op, never a traceback."""
+
+    def __init__(self, op: ir.Operation, name: str, expected: str, found: ir.Attribute):
+        super().__init__(f"'{op.name}' op attribute '{name}' must be {expected}, "
+                         f"not {found}")
+        self.op = op
+
+
 def string_attr(op: ir.Operation, name: str, default: str = "") -> str:
+    """The text of a string attribute, `default` when `op` has none of that name."""
     attrs = op.attributes
-    return ir.StringAttr(attrs[name]).value if name in attrs else default
+    if name not in attrs:
+        return default
+    attr = attrs[name]
+    if not isinstance(attr, ir.StringAttr):
+        raise AttributeKindError(op, name, "a string attribute", attr)
+    return attr.value
+
+
+def strings_attr(op: ir.Operation, name: str) -> list[str]:
+    """The texts of an array-of-strings attribute, [] when `op` has none of that name."""
+    attrs = op.attributes
+    if name not in attrs:
+        return []
+    attr = attrs[name]
+    if not isinstance(attr, ir.ArrayAttr) or not all(isinstance(a, ir.StringAttr)
+                                                      for a in attr):
+        raise AttributeKindError(op, name, "an array of strings", attr)
+    return [a.value for a in attr]
+
+
+def int_attr(op: ir.Operation, name: str, default: int | None = None) -> int | None:
+    """The value of an integer attribute, `default` when `op` has none of that name."""
+    attrs = op.attributes
+    if name not in attrs:
+        return default
+    attr = attrs[name]
+    if not isinstance(attr, ir.IntegerAttr):
+        raise AttributeKindError(op, name, "an integer attribute", attr)
+    return attr.value
 
 
 def describe_loop(loop: ir.Operation) -> str:
@@ -243,8 +282,8 @@ def record_hint(op: ir.Operation, hint_id: str, message: str,
             "span": ir.DenseI64ArrayAttr.get([p.line, p.col, p.end_line, p.end_col])})
             for p in places])
     entry = ir.DictAttr.get(fields)
-    existing = list(ir.ArrayAttr(op.attributes["harp.hints"])) \
-        if "harp.hints" in op.attributes else []
+    existing = list(op.attributes["harp.hints"]) if "harp.hints" in op.attributes and \
+        isinstance(op.attributes["harp.hints"], ir.ArrayAttr) else []
     op.attributes["harp.hints"] = ir.ArrayAttr.get(existing + [entry])
 
 
@@ -255,9 +294,7 @@ _VALUE_OPS = ("host.constant", "host.getattr", "host.getitem", "host.binop", "ho
 
 def loop_mutates(loop: ir.Operation) -> set[str]:
     """The names a loop's body writes (`harp.mutates`, recorded by the frontend)."""
-    if "harp.mutates" not in loop.attributes:
-        return set()
-    return {ir.StringAttr(a).value for a in ir.ArrayAttr(loop.attributes["harp.mutates"])}
+    return set(strings_attr(loop, "harp.mutates"))
 
 
 def defined_inside(value: ir.Value, loop: ir.Operation) -> bool:
@@ -500,8 +537,7 @@ def value_kind(value: ir.Value) -> str:
 
 def call_arguments(op: ir.Operation) -> list[tuple[str, ir.Value]]:
     """(keyword, value) for each argument of a host.call; "" for positional ones."""
-    names = [ir.StringAttr(k).value for k in ir.ArrayAttr(op.attributes["kwnames"])]
-    return list(zip(names, list(op.operands)[1:], strict=True))
+    return list(zip(strings_attr(op, "kwnames"), list(op.operands)[1:], strict=True))
 
 
 def in_compiled_function(op: ir.Operation, compilers=("tensorflow.function",
@@ -510,9 +546,8 @@ def in_compiled_function(op: ir.Operation, compilers=("tensorflow.function",
     """Whether `op` is inside a function decorated with one of `compilers`."""
     parent = op.parent
     while parent is not None:
-        if parent.name == "host.func" and "harp.decorators" in parent.attributes and any(
-                ir.StringAttr(d).value in compilers
-                for d in ir.ArrayAttr(parent.attributes["harp.decorators"])):
+        if parent.name == "host.func" and any(
+                d in compilers for d in strings_attr(parent, "harp.decorators")):
             return True
         parent = parent.parent
     return False
@@ -562,7 +597,7 @@ def _unpacked(value: ir.Value) -> ir.Value:
     """The display element an unpacking target receives (`n, d = 100, 3` gives `n` the
     100), else `value` itself."""
     op = producer(value)
-    if op is None or op.name != "host.unpack" or op.attributes["starred"].value != -1:
+    if op is None or op.name != "host.unpack" or int_attr(op, "starred") != -1:
         return value
     display = producer(op.operands[0])
     index = next(i for i, r in enumerate(op.results) if r == value)
@@ -653,7 +688,7 @@ def _parameter_default(load: ir.Operation, argument: ir.Value) -> int | None:
     block = argument.owner
     if func.name != "host.func" or not isinstance(block, ir.Block):
         return None
-    kinds = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_kinds"])]
+    kinds = strings_attr(func, "arg_kinds")
     if any(k in ("kwonly", "vararg", "kwarg") for k in kinds):
         return None
     index = list(block.arguments).index(argument)
@@ -850,7 +885,7 @@ def tests_one_value(op: ir.Operation, ints_only: bool = False) -> bool:
     """`x == c`: a test for one value (with `ints_only`, an int: `self.t_step == 0`, not
     a setting such as `mode == "train"`), which picks some iterations or calls."""
     if op.name != "host.compare" or \
-            [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["ops"])] != ["eq"]:
+            strings_attr(op, "ops") != ["eq"]:
         return False
     found = [constant_value(v) for v in op.operands]
     if ints_only:
@@ -1433,9 +1468,8 @@ def self_class(value: ir.Value) -> ir.Operation | None:
     if func is None or func.name != "host.func" or func.parent is None or \
             func.parent.name != "host.class":
         return None
-    names = ir.ArrayAttr(func.attributes["arg_names"])
-    return func.parent if len(names) and \
-        ir.StringAttr(names[0]).value == string_attr(load, "name") else None
+    names = strings_attr(func, "arg_names")
+    return func.parent if names and names[0] == string_attr(load, "name") else None
 
 
 def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
@@ -1617,12 +1651,10 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
             stored not in list(block.arguments):
         return None
     index = list(block.arguments).index(stored)
-    names = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])]
-    kinds = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_kinds"])]
+    names, kinds = strings_attr(func, "arg_names"), strings_attr(func, "arg_kinds")
     if index >= len(names) or kinds[index] in ("vararg", "kwarg"):
         return None
-    decorators = [ir.StringAttr(d).value for d in ir.ArrayAttr(func.attributes[
-        "harp.decorators"])] if "harp.decorators" in func.attributes else []
+    decorators = strings_attr(func, "harp.decorators")
     is_method = func.parent is not None and func.parent.name == "host.class" and \
         "staticmethod" not in decorators
     position = index - 1 if is_method else index  # `self` is the receiver

@@ -63,6 +63,19 @@ def _sharing_facts(run):
     return run_sharing_facts
 
 
+def _reporting_attribute_kinds(run):
+    """A harp pass that reports an attribute of the wrong kind (AttributeKindError) as an
+    error at its op and fails, as a verifier would, instead of raising out of the pass
+    manager."""
+    def run_reporting(op, pass_):
+        try:
+            return run(op, pass_)
+        except analysis.AttributeKindError as e:
+            e.op.location.emit_error(str(e))
+            pass_.signal_pass_failure()
+    return run_reporting
+
+
 def build(elements: list[str], verify_each: bool = True) -> passmanager.PassManager:
     """A PassManager on builtin.module running `elements` in order. Needs a current context."""
     pm = passmanager.PassManager("builtin.module")
@@ -87,6 +100,7 @@ def build(elements: list[str], verify_each: bool = True) -> passmanager.PassMana
                                     f"'{element.strip()}'")
             flush()
             run = _sharing_facts(load(name)) if rules()[name].hint is not None else load(name)
+            run = _reporting_attribute_kinds(run)
             pm.add(run, name=name, argument=name, description=known[name])
         else:
             upstream.append(element)

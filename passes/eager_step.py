@@ -13,7 +13,6 @@ step), which is speculated from the absence of syncs and I/O in the tape block.
 from __future__ import annotations
 
 import libcst as cst
-from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
@@ -23,6 +22,7 @@ from harp_ir.analysis import (
     loop_runs,
     record_hint,
     string_attr,
+    strings_attr,
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax
@@ -35,10 +35,7 @@ TAPE = "tensorflow.GradientTape"
 
 def run(module, pass_=None) -> None:
     for op in walk(module):
-        if op.name != "host.with" or "harp.contexts" not in op.attributes:
-            continue
-        if TAPE not in [ir.StringAttr(c).value for c in
-                        ir.ArrayAttr(op.attributes["harp.contexts"])]:
+        if op.name != "host.with" or TAPE not in strings_attr(op, "harp.contexts"):
             continue
         if in_compiled_function(op, ("tensorflow.function",)):
             continue

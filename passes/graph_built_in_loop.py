@@ -13,7 +13,6 @@ under a fresh `tf.Graph()` per iteration.
 from __future__ import annotations
 
 import libcst as cst
-from torch_mlir import ir
 
 from harp_ir.analysis import (
     SESSION_RUN,
@@ -30,6 +29,7 @@ from harp_ir.analysis import (
     same_op,
     span,
     string_attr,
+    strings_attr,
     walk,
 )
 from harp_ir.codemods import Decline, hoist, node_at, syntax
@@ -45,7 +45,7 @@ def _session_parameter_run(call, func) -> bool:
     if func.name != "host.func" or string_attr(call, "method") != "run":
         return False
     receiver = string_attr(call, "harp.receiver")
-    params = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])]
+    params = strings_attr(func, "arg_names")
     if receiver not in params:
         return False
     index = params.index(receiver)

@@ -31,6 +31,7 @@ from harp_ir.analysis import (
     record_hint,
     span,
     string_attr,
+    strings_attr,
     value_kind,
     value_name,
     walk,
@@ -73,8 +74,8 @@ def _records_gradients(op, loop) -> bool:
     recorded (or its graph rebuilt) every iteration, so hoisting it would change that."""
     parent = op.parent
     while parent is not None and parent != loop.parent:
-        if parent.name == "host.with" and "harp.contexts" in parent.attributes and \
-                "GradientTape" in str(parent.attributes["harp.contexts"]):
+        if parent.name == "host.with" and \
+                any("GradientTape" in c for c in strings_attr(parent, "harp.contexts")):
             return True
         parent = parent.parent
     return any(o.name == "host.call" and string_attr(o, "method") in ("backward", "gradient")

@@ -40,6 +40,7 @@ from harp_ir.analysis import (
     constant_value,
     producer,
     string_attr,
+    strings_attr,
     value_kind,
     walk,
 )
@@ -602,12 +603,12 @@ def lower_compare(op: ir.Operation) -> bool:
     """A comparison with a tensor (`x < y`, `t > 0.5`, `0.5 <= t`) as the framework's
     element-wise op, with a boolean tensor as its result; a chain (`a < b < c`) calls
     `bool()` on a tensor and stays on the host."""
-    ops = ir.ArrayAttr(op.attributes["ops"])
+    ops = strings_attr(op, "ops")
     framework = string_attr(op, "harp.framework")
     operands = _tensor_and_number(op)
     if len(ops) != 1 or framework not in ("torch", "tf") or operands is None:
         return False
-    opname = ir.StringAttr(ops[0]).value
+    opname = ops[0]
     if opname not in COMPARISONS:
         return False
     (_, _), number = operands

@@ -18,8 +18,6 @@ and the step runs on most iterations.
 
 from __future__ import annotations
 
-from torch_mlir import ir
-
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
@@ -30,6 +28,7 @@ from harp_ir.analysis import (
     self_class,
     stored_once,
     string_attr,
+    strings_attr,
     walk,
 )
 from harp_ir.rules import HintSpec, Rule
@@ -87,7 +86,7 @@ def _zipped_fields(call):
     if function is None or string_attr(function, "qualname") not in _CONVERSIONS or \
             zipped is None or string_attr(zipped, "qualname") != "builtins.zip" or \
             len(zipped.operands) != 2 or \
-            [ir.StringAttr(k).value for k in ir.ArrayAttr(zipped.attributes["kwnames"])] != ["*"]:
+            strings_attr(zipped, "kwnames") != ["*"]:
         return None
     return producer(zipped.operands[1])
 

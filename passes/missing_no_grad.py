@@ -20,7 +20,6 @@ backward.
 from __future__ import annotations
 
 import libcst as cst
-from torch_mlir import ir
 
 from harp_ir import autograd, callgraph
 from harp_ir.analysis import (
@@ -38,6 +37,7 @@ from harp_ir.analysis import (
     reads_names,
     record_hint,
     string_attr,
+    strings_attr,
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax
@@ -68,9 +68,7 @@ def _grad_disabled(op, depth: int = 0) -> bool:
     parent = op.parent
     while parent is not None:
         for attr in ("harp.contexts", "harp.decorators"):  # on host.with / host.func
-            if attr in parent.attributes and any(
-                    ir.StringAttr(a).value in NO_GRAD for a in ir.ArrayAttr(
-                        parent.attributes[attr])):
+            if any(a in NO_GRAD for a in strings_attr(parent, attr)):
                 return True
         calls = calls_of(parent) if parent.name == "host.func" and depth < 3 else []
         if calls:

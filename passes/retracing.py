@@ -29,6 +29,7 @@ from harp_ir.analysis import (
     producer,
     record_hint,
     string_attr,
+    strings_attr,
     value_name,
     walk,
 )
@@ -83,7 +84,7 @@ def _compiled_def(call, module) -> ir.Operation | None:
 
 def _parameter(call, func, value) -> str:
     """The parameter of `func` that `value` (an argument of `call`) binds."""
-    params = [ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes["arg_names"])]
+    params = strings_attr(func, "arg_names")
     positional = 0
     for keyword, arg in call_arguments(call):
         if arg == value:
@@ -129,8 +130,7 @@ def run(module, pass_=None) -> None:
         if loop is None:
             continue
         extra = []
-        if op.name == "host.func" and "harp.decorators" in op.attributes and \
-                TF_FUNCTION in str(op.attributes["harp.decorators"]):
+        if op.name == "host.func" and TF_FUNCTION in strings_attr(op, "harp.decorators"):
             name = string_attr(op, "sym_name")
             message = (f"`@tf.function` `{name}` is defined inside {describe_loop(loop)}: "
                        f"every iteration creates and traces a new function; define it once "

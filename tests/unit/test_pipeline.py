@@ -104,3 +104,21 @@ def test_hint_passes_are_verified_once_after_the_run_and_a_bad_annotation_is_cau
                         if name == "harp-transfer-in-loop" else real_load(name))
     with pytest.raises(ir.MLIRError, match="harp.kind"):
         pipeline.run(flags, m.operation)
+
+
+def test_an_attribute_of_the_wrong_kind_is_an_error_at_its_op_not_a_traceback(ctx):
+    """A module built in memory is not verified before the passes run (`harp analyze`
+    runs them so): the passes' typed accessors report the attribute instead of raising."""
+    from harp_ir.analysis import walk
+    from harp_ir.frontend.lower import lower_source
+
+    module = lower_source("import tensorflow as tf\n\nfor i in range(9):\n"
+                          "    @tf.function\n    def step(x):\n        return x\n", "t.py")
+    func = next(op for op in walk(module.operation) if op.name == "host.func")
+    func.attributes["harp.decorators"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 7)
+    with pytest.raises(ir.MLIRError) as e:
+        build(list(analysis_pipeline()), verify_each=False).run(module.operation)
+    [diagnostic] = e.value.error_diagnostics
+    assert diagnostic.message == ("'host.func' op attribute 'harp.decorators' must be an "
+                                  "array of strings, not 7 : i64")
+    assert "t.py\":5:5" in str(diagnostic.location)  # the def (after its decorator)
