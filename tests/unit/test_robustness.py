@@ -166,3 +166,22 @@ def test_a_file_over_the_size_limit_is_refused_by_name_and_the_others_analysed(
     assert f"{generated}:1:1: error: {MAX_SOURCE_CHARS // 6 * 6 + 6:,} characters of source" \
         in err and "not analysed" in err
     assert status == 2
+
+
+def test_repeated_runs_in_one_process_release_their_mlir_contexts(tmp_path, capsys):
+    """The flake8 plugin (and any editor integration) runs harp once per file in one
+    process: each run's context, and the modules and attributes it owns, must go."""
+    import gc
+
+    def contexts() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects()
+                   if type(o).__name__ == "Context" and "mlir" in type(o).__module__)
+
+    (tmp_path / "train.py").write_text(HOT)
+    before = contexts()
+    for _ in range(3):
+        analyze_json(capsys, "-j", "1", tmp_path / "train.py")
+        harp.main(["refactor", "--no-config", str(tmp_path / "train.py")])
+        capsys.readouterr()
+    assert contexts() == before
