@@ -5,6 +5,9 @@ async def pump(source, lock):
         yield item
     async with lock:
         await flush()
+
+
+def relay():
     yield from other()
 # CHECK: "host.for"
 # CHECK: "host.yield_value"
@@ -12,5 +15,6 @@ async def pump(source, lock):
 # CHECK: "host.with"
 # CHECK: "host.await"
 # CHECK: }) {async}
-# CHECK: "host.yield_value"(%{{.*}}) {from = true}
 # CHECK: async, harp.effects = ["unknown"], sym_name = "pump"
+# CHECK: "host.yield_value"(%{{.*}}) {from = true}
+# CHECK: sym_name = "relay"
