@@ -20,6 +20,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import signal
 import sys
 import time
@@ -74,14 +75,21 @@ def mutate_source(text: str, rng: random.Random) -> str:
 
 
 def mutate_module(text: str, rng: random.Random) -> str:
-    """Swap an attribute's value for one of another kind, rename an op, drop or duplicate a
-    line, one or two times."""
+    """Swap an attribute's value for one of another kind or for another string of the
+    module (a call's qualname for another's: the module still verifies, the passes see odd
+    facts), rename an op, drop or duplicate a line, one or two times."""
     lines = text.splitlines()
+    strings = sorted(set(re.findall(r'= ("[^"\\]*")', text))) or ['""']
     for _ in range(rng.randint(1, 2)):
         i = rng.randrange(len(lines))
         line = lines[i]
-        kind = rng.choice(["value", "value", "value", "rename", "drop", "duplicate"])
-        if kind == "value" and " = " in line:
+        kind = rng.choice(["value", "value", "retarget", "retarget", "rename", "drop",
+                           "duplicate"])
+        if kind == "retarget" and ' = "' in line:
+            start = rng.choice([k + 3 for k in range(len(line)) if line.startswith(' = "', k)])
+            end = line.find('"', start + 1) + 1 or len(line)
+            lines[i] = line[:start] + rng.choice(strings) + line[end:]
+        elif kind == "value" and " = " in line:
             starts = [k + 3 for k in range(len(line)) if line.startswith(" = ", k)]
             start = rng.choice(starts)
             end = start
@@ -344,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
                 signal.alarm(0)
             elapsed = time.perf_counter() - start
             slowest = max(slowest, (elapsed, f"#{i} {kind}"))
-            by_kind.setdefault(kind, [0, 0])[0] += 1
+            by_kind.setdefault(kind, [0, 0, {}])[0] += 1
+            by_kind[kind][2][status] = by_kind[kind][2].get(status, 0) + 1
             if status not in (0, 1, 2) and not problem:
                 problem = f"exit status {status!r}"
             if problem:
@@ -362,8 +371,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(failures)} tracebacks or bad exits, {len(hangs)} hangs "
           f"(over {args.timeout} s); slowest {slowest[1]} {slowest[0]:.1f} s; "
           f"peak RSS {peak_rss_mb():.0f} MB")
-    for kind, (n, bad) in sorted(by_kind.items()):
-        print(f"  {kind:<10} {n:5} inputs, {bad} failed")
+    for kind, (n, bad, statuses) in sorted(by_kind.items()):
+        exits = ", ".join(f"{count} exit {status}" for status, count in
+                          sorted(statuses.items(), key=lambda kv: str(kv[0])))
+        print(f"  {kind:<10} {n:5} inputs, {bad} failed ({exits})")
     for i, kind, problem in failures[:20]:
         print(f"\n--- #{i} {kind} (kept in {keep}) ---\n{problem}")
     return 1 if failures or hangs else 0

@@ -6,8 +6,9 @@ CORPUS_DIR defaults to the installed torch package (about 1.2 million lines). Re
 for each number of worker processes, the wall time, lines per second and peak memory of
 `harp analyze CORPUS_DIR` run as users run it (a fresh process); how the time of one file
 grows when it is 1x, 2x, 4x and 8x as long; the same for `harp-opt`'s whole hint
-pipeline over textual IR against `harp analyze`; and where the time goes (a profile of
-`harp analyze` on --profile-dir, torch/nn by default, grouped by stage).
+pipeline over textual IR against `harp analyze`, and for each pass alone; peak memory
+per 100,000 lines, as one program of many files and as one file; and where the time goes
+(a profile of `harp analyze` on --profile-dir, torch/nn by default, grouped by stage).
 """
 
 from __future__ import annotations
@@ -85,31 +86,76 @@ def harp_opt_growth() -> list[str]:
     """The whole hint pipeline driven by MLIR's pass manager from textual IR (what
     `harp-opt --pass-pipeline` does), against `harp analyze`'s in-process analysis of the
     same program (lowering included), for a training program of about 1,000 lines and 2x,
-    4x, 8x that; harp-opt verifies the module after each of its 23 passes unless told
-    not to, analyze once."""
+    4x, 8x that, with lines per second through `harp import` + `harp-opt`; then each pass
+    alone at 1x and 8x. harp-opt verifies after a run of hint passes (they only annotate)
+    unless told not to, analyze once."""
     from torch_mlir import ir
 
     from harp_ir import pipeline
     from harp_ir.passes import analysis_pipeline
 
     rows = ["harp-opt, whole hint pipeline, vs harp analyze (a generated training program):"]
+    asms = {}
     with make_context():
         for k in (1, 2, 4, 8):
             text = training_program(40 * k)
+            lines = text.count("\n")
             start = time.perf_counter()
             analyze_module(lower_source(text, "train.py"))
             analyzed = time.perf_counter() - start
-            asm = lower_source(text, "train.py").operation.get_asm(enable_debug_info=True)
+            start = time.perf_counter()
+            asm = asms[k] = lower_source(text, "train.py").operation.get_asm(
+                enable_debug_info=True)
+            imported = time.perf_counter() - start
             opt = []
             for verify_each in (True, False):  # MLIR's default, and --no-verify-each
                 start = time.perf_counter()
                 module = ir.Module.parse(asm)
                 pipeline.run(list(analysis_pipeline()), module.operation, verify_each)
                 opt.append(time.perf_counter() - start)
-            rows.append(f"  {k}x ({text.count(chr(10)):,} lines): harp analyze "
-                        f"{analyzed:.2f} s; harp-opt {opt[0]:.2f} s "
-                        f"({opt[0] / analyzed:.1f}x), --no-verify-each {opt[1]:.2f} s "
-                        f"({opt[1] / analyzed:.1f}x)")
+            rows.append(f"  {k}x ({lines:,} lines): harp analyze {analyzed:.2f} s; harp-opt "
+                        f"{opt[0]:.2f} s ({opt[0] / analyzed:.1f}x), --no-verify-each "
+                        f"{opt[1]:.2f} s; import + harp-opt "
+                        f"{lines / (imported + opt[0]):,.0f} lines/s")
+        rows.append("each pass alone (parse + pass + verify), 1x -> 8x:")
+        for flag in analysis_pipeline():
+            took = []
+            for k in (1, 8):
+                start = time.perf_counter()
+                pipeline.run([flag], ir.Module.parse(asms[k]).operation)
+                took.append(time.perf_counter() - start)
+            rows.append(f"  {flag:<40} {took[0]:.3f} s -> {took[1]:.3f} s "
+                        f"({took[1] / took[0]:.1f}x)")
+    return rows
+
+
+def memory_per_100k_lines() -> list[str]:
+    """Peak RSS of `harp analyze` (a fresh process) on about 100,000 lines: one program of
+    100 files of 966 lines (a directory is one program, kept whole in memory), and one file
+    of 30,000 lines (libcst's tree of a file is the largest single cost)."""
+    import tempfile
+
+    wrapper = ("import resource, subprocess, sys\n"
+               "subprocess.run(sys.argv[1:], capture_output=True)\n"
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    rows = ["peak memory of harp analyze -j 1 (a fresh process):"]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "program"
+        folder.mkdir()
+        for i in range(100):
+            (folder / f"train{i}.py").write_text(training_program(40))
+        big = Path(scratch) / "big.py"
+        big.write_text(training_program(1280))
+        for what, target in (("100 files", folder), ("one file", big)):
+            lines = count_lines(python_files([str(target)])[0])
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-m",
+                                   "harp_ir.cli.harp", "analyze", "-j", "1", "--no-config",
+                                   str(target)], capture_output=True, text=True)
+            elapsed = time.perf_counter() - start
+            peak_mb = int(done.stdout) / 1024
+            rows.append(f"  {what}, {lines:,} lines: {elapsed:.1f} s, peak {peak_mb:,.0f} MB "
+                        f"= {peak_mb / lines * 100_000:,.0f} MB per 100k lines")
     return rows
 
 
@@ -180,6 +226,7 @@ def main(argv: list[str] | None = None) -> None:
         print(whole_corpus(corpus, jobs, lines), flush=True)
     print("\n".join(growth(files)), flush=True)
     print("\n".join(harp_opt_growth()), flush=True)
+    print("\n".join(memory_per_100k_lines()), flush=True)
     if not args.no_profile:
         print("\n".join(profile(Path(args.profile_dir))))
 
