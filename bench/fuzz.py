@@ -6,11 +6,12 @@ answers with hints or error lines: any traceback or hang is a bug.
 
 Inputs are made from the programs of the repository's tests (`tests/lit`, `tests/codemods`,
 `tests/twists`, `examples`), mutated line by line and token by token, plus programs
-generated from statement templates nested at random. Each runs in this process (as
-`harp.main` / `harp_opt.main` / `load_spec`), under an alarm of `--timeout` seconds. Prints
-tracebacks (with the input kept under --keep), hangs, the slowest input and the peak
-memory of the process. Exit status 1 when there was a traceback or a hang. The quick
-seeded fuzz of `make test` (tests/unit/test_fuzz.py) uses the same mutators.
+generated from statement templates nested at random. Each runs in a forked worker (as
+`harp.main` / `harp_opt.main` / `load_spec`, in process), given `--timeout` seconds; a
+worker that dies or hangs is replaced and the run goes on. Prints tracebacks, crashes (an
+abort in native code) and hangs, with the input kept under --keep, the slowest input and
+the peak memory of a worker. Exit status 1 when there was any. The quick seeded fuzz of
+`make test` (tests/unit/test_fuzz.py) uses the same mutators.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import io
 import json
 import random
 import re
-import signal
 import sys
 import time
 import traceback
@@ -213,10 +213,14 @@ _CONFIG_LINES = ['level = "aggressive"', 'level = 3', 'select = ["HARP201"]',
 
 
 def spec_text(rng: random.Random) -> str:
-    """A trace spec of zero to three entries of random keys and values (mostly wrong)."""
+    """A trace spec of zero to three entries, valid or of random keys and values."""
     parts = []
     for _ in range(rng.randint(0, 3)):
         parts.append("[[entry]]")
+        if rng.random() < 0.3:  # a valid entry, so specs that pass the schema are made too
+            parts += ['target = "m.py:f"', f'framework = "{rng.choice(["torch", "tf"])}"',
+                      f"inputs = [{{shape = [{rng.randint(0, 4)}, 3]}}]"]
+            continue
         for key in rng.sample(_SPEC_KEYS, rng.randint(0, len(_SPEC_KEYS))):
             parts.append(f"{key} = {rng.choice(_SPEC_VALUES)}")
     if rng.random() < 0.2:
@@ -229,14 +233,6 @@ def config_text(rng: random.Random) -> str:
 
 
 # --- the run -----------------------------------------------------------------------------
-
-class Hang(Exception):
-    pass
-
-
-def _alarm(signum, frame):
-    raise Hang()
-
 
 def peak_rss_mb() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -313,7 +309,33 @@ def run_one(kind: str, path: Path, rng: random.Random) -> tuple[int | None, str]
     return status, err.getvalue()
 
 
+def _worker(conn, inputs, seed: int, scratch: str) -> None:
+    """Run the inputs the parent names, one at a time, answering (status, problem, peak
+    RSS) for each; a crash or a hang ends the process, and the parent starts another."""
+    while True:
+        i = conn.recv()
+        if i is None:
+            return
+        kind, name, text = inputs[i]
+        folder = Path(scratch) / str(i)
+        folder.mkdir()
+        path = folder / name
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+        try:
+            status, err = run_one(kind, path, random.Random(seed * 100003 + i))
+            problem = ("Traceback" in err or "harp failed on this file" in err) and \
+                f"internal error in stderr:\n{err[-1500:]}"
+        except SystemExit as e:
+            status, problem = e.code, None
+        except BaseException:  # noqa: BLE001  (what the fuzz looks for)
+            status, problem = None, traceback.format_exc(limit=-8)
+        if status not in (0, 1, 2) and not problem:
+            problem = f"exit status {status!r}"
+        conn.send((status, problem or None, peak_rss_mb()))
+
+
 def main(argv: list[str] | None = None) -> int:
+    import multiprocessing
     import tempfile
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -327,50 +349,51 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     inputs = make_inputs(args.count, rng)
     print(f"{len(inputs)} inputs made in {time.perf_counter() - started:.0f} s", flush=True)
-    signal.signal(signal.SIGALRM, _alarm)
-    failures, hangs, slowest, by_kind = [], [], (0.0, ""), {}
+    fork = multiprocessing.get_context("fork")
+    failures, hangs, slowest, by_kind, peak = [], [], (0.0, ""), {}, 0.0
     keep = Path(args.keep)
     with tempfile.TemporaryDirectory() as scratch:
+        worker = conn = None
         for i, (kind, name, text) in enumerate(inputs):
-            folder = Path(scratch) / str(i)
-            folder.mkdir()
-            path = folder / name
-            path.write_text(text, encoding="utf-8", errors="surrogateescape")
+            if worker is None:
+                conn, child = fork.Pipe()
+                worker = fork.Process(target=_worker, args=(child, inputs, args.seed,
+                                                            scratch), daemon=True)
+                worker.start()
             start = time.perf_counter()
-            signal.alarm(args.timeout)
-            try:
-                status, err = run_one(kind, path, random.Random(args.seed * 100003 + i))
-                problem = ("Traceback" in err or "harp failed on this file" in err) and \
-                    f"internal error in stderr:\n{err[-1500:]}"
-            except Hang:
-                status, problem = None, "hang"
-            except SystemExit as e:
-                status, problem = e.code, None
-            except BaseException:  # noqa: BLE001  (what the fuzz looks for)
-                status, problem = None, traceback.format_exc(limit=-8)
-            finally:
-                signal.alarm(0)
+            conn.send(i)
+            if conn.poll(args.timeout):
+                try:
+                    status, problem, rss = conn.recv()
+                    peak = max(peak, rss)
+                except EOFError:  # the worker died: an abort in native code
+                    worker.join()
+                    status, problem = None, f"crash (exit code {worker.exitcode})"
+                    worker = None
+            else:
+                worker.kill()
+                worker.join()
+                status, problem, worker = None, "hang", None
             elapsed = time.perf_counter() - start
             slowest = max(slowest, (elapsed, f"#{i} {kind}"))
             by_kind.setdefault(kind, [0, 0, {}])[0] += 1
             by_kind[kind][2][status] = by_kind[kind][2].get(status, 0) + 1
-            if status not in (0, 1, 2) and not problem:
-                problem = f"exit status {status!r}"
             if problem:
                 by_kind[kind][1] += 1
                 (hangs if problem == "hang" else failures).append((i, kind, problem))
                 keep.mkdir(parents=True, exist_ok=True)
                 (keep / f"{i}-{name}").write_text(text, encoding="utf-8",
                                                   errors="surrogateescape")
-                print(f"#{i} {kind}: {problem.splitlines()[0] if problem else ''}",
-                      flush=True)
-            if (i + 1) % 100 == 0:
-                print(f"  {i + 1} done, {time.perf_counter() - started:.0f} s, peak "
-                      f"{peak_rss_mb():.0f} MB", flush=True)
+                print(f"#{i} {kind}: {problem.splitlines()[0]}", flush=True)
+            if (i + 1) % 500 == 0:
+                print(f"  {i + 1} done, {time.perf_counter() - started:.0f} s", flush=True)
+        if worker is not None:
+            conn.send(None)
+            worker.join()
     print(f"\n{len(inputs)} inputs in {time.perf_counter() - started:.0f} s: "
-          f"{len(failures)} tracebacks or bad exits, {len(hangs)} hangs "
+          f"{len(failures)} tracebacks, crashes or bad exits, {len(hangs)} hangs "
           f"(over {args.timeout} s); slowest {slowest[1]} {slowest[0]:.1f} s; "
-          f"peak RSS {peak_rss_mb():.0f} MB")
+          f"peak RSS of a worker {peak:.0f} MB")
     for kind, (n, bad, statuses) in sorted(by_kind.items()):
         exits = ", ".join(f"{count} exit {status}" for status, count in
                           sorted(statuses.items(), key=lambda kv: str(kv[0])))

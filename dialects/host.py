@@ -523,8 +523,13 @@ def location_is_utf8(location: ir.Location) -> bool:
     """Whether the file names and names in `location` are UTF-8. The bindings give no
     bytes for a location and abort the process on reading one that is not, so its printed
     form (where MLIR escapes every byte that is not printable ASCII) is unescaped."""
-    printed = str(location).encode("ascii", "replace")
-    raw = _ESCAPED.sub(lambda m: bytes([int(m[1], 16)]) if m[1] else b"\\", printed)
+    return escaped_is_utf8(str(location))
+
+
+def escaped_is_utf8(text: str) -> bool:
+    """Whether MLIR text, with its escaped bytes (`\\FF`) unescaped, is UTF-8."""
+    raw = _ESCAPED.sub(lambda m: bytes([int(m[1], 16)]) if m[1] else b"\\",
+                       text.encode("ascii", "replace"))
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:

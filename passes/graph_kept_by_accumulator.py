@@ -29,6 +29,7 @@ from harp_ir.analysis import (
     enclosing_scope,
     producer,
     record_hint,
+    same_op,
     span,
     string_attr,
     walk,
@@ -121,7 +122,7 @@ def run(module, pass_=None) -> None:
         backpropagated = set(_backward_in(enclosing_scope(loop), freeing=False))
         for load, accumulator, kind in _accumulations(loop, set(backward)):
             loss = string_attr(load, "name")
-            if enclosing_loop(load) != loop or stores[loss] != 1 or \
+            if not same_op(enclosing_loop(load), loop) or stores[loss] != 1 or \
                     accumulator in backpropagated:
                 continue  # an inner loop's; `loss` rebound; the sum is the one backpropagated
             where = span(backward[loss].location)

@@ -25,7 +25,7 @@ from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.frontend.lower import lower_file
-from harp_ir.frontend.source import FrontendError, decode_source, read_source
+from harp_ir.frontend.source import FrontendError, decode_source, internal_error, read_source
 from harp_ir.pipeline import build
 from harp_ir.refactor import SourceFile, WriteError, refactor_source
 from harp_ir.report import analyze_paths, in_cells, jobs_for, notebook_errors, python_files
@@ -172,6 +172,10 @@ def cmd_refactor(args) -> int:
             except ir.MLIRError as e:  # a module the verifier refuses: a bug of harp's
                 for line in format_mlir_error(e, str(path)):
                     print(line, file=sys.stderr)
+                status = 2
+                continue
+            except Exception as e:  # noqa: BLE001  (a bug of harp's: the other files go on)
+                print(internal_error(str(path), e), file=sys.stderr)
                 status = 2
                 continue
             except OSError as e:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import re
 import sys
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from harp_ir.analysis import walk
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
-from harp_ir.dialects.host import location_is_utf8
+from harp_ir.dialects.host import escaped_is_utf8, location_is_utf8
 from harp_ir.frontend.lower import lower_source
 from harp_ir.frontend.source import FrontendError, decode_source
 from harp_ir.passes import passes
@@ -102,6 +103,7 @@ def process(text: str, name: str, elements: list[str], args) -> str:
     if name.endswith(".py"):
         module = lower_source(text, name)
     else:
+        _check_op_names(text, name)
         module = ir.Module.parse(text)
         try:
             _check_locations(module.operation, name)
@@ -116,6 +118,23 @@ def process(text: str, name: str, elements: list[str], args) -> str:
 
 class _BadModule(Exception):
     """A module the passes cannot be run on; the message names the file."""
+
+
+#: a quoted name followed by `(`: an op in the generic form (`"host.call"(...)`) or a
+#: name location (`loc("name"("file":1:1))`)
+_QUOTED_NAME = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*\(')
+
+
+def _check_op_names(text: str, name: str) -> None:
+    """A module naming an op in bytes that are not UTF-8 (`"\\FF"() ({...})`) is refused
+    before it is parsed: the verifier reads op names while MLIR parses, and the bindings
+    abort the process (not an exception) on one that is not UTF-8."""
+    for match in _QUOTED_NAME.finditer(text):
+        if "\\" in match[1] and not escaped_is_utf8(match[1]):
+            line = text.count("\n", 0, match.start()) + 1
+            col = match.start() - text.rfind("\n", 0, match.start())
+            raise _BadModule(f"{name}:{line}:{col}: error: an op or location is named in "
+                             f"bytes that are not valid UTF-8: \"{match[1]}\"")
 
 
 def _check_locations(module: ir.Operation, name: str) -> None:

@@ -122,7 +122,10 @@ def parse(source: str, filename: str) -> cst.Module:
     except cst.ParserSyntaxError as e:
         renamed = legacy_names_renamed(source) if python_error is not None else None
         if renamed is not None:
-            return cst.parse_module(renamed)
+            try:
+                return cst.parse_module(renamed)
+            except cst.ParserSyntaxError:
+                pass  # not a 3.6 program after all (`async` alone on a line): Python's error
         if python_error is not None:
             raise _python_error(filename, python_error) from None
         message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])

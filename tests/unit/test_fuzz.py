@@ -74,6 +74,22 @@ def test_what_pythons_compiler_refuses_is_a_syntax_error_in_every_command(
     assert status in (1, 2) and f"{path}:{message}" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("source", [
+    # a sum appended outside any loop of its function, the backward in a loop below it
+    "for step in range(2):\n    async def run():\n        lst.append(loss)\n"
+    "        for epoch in range(1):\n            loss.backward()\n",
+    # `async` alone on a line: read as a 3.6 name, then refused by libcst
+    "import torch\nasync \ndef project(W):\n    return W\n",
+])
+def test_programs_the_long_fuzz_found_tracebacks_on(tmp_path, capsys, source):
+    path = tmp_path / "found.py"
+    path.write_text(source)
+    for command in (["analyze", "--no-config"], ["refactor", "--no-config"]):
+        status = harp.main([*command, str(path)])
+        err = capsys.readouterr().err
+        assert status in (0, 1, 2) and "Traceback" not in err and "harp failed" not in err
+
+
 def test_top_level_await_is_fine_in_a_notebook(tmp_path, capsys):
     book = tmp_path / "nb.ipynb"
     import nbformat
@@ -84,9 +100,18 @@ def test_top_level_await_is_fine_in_a_notebook(tmp_path, capsys):
     assert harp.main(["analyze", "--no-config", str(book)]) == 0, capsys.readouterr().err
 
 
-def test_an_op_name_that_is_not_utf8_is_one_error_line(ctx, tmp_path, capsys):
+@pytest.mark.parametrize("body", ['"\\FF"() : () -> ()',
+                                  # inside a region the verifier read the name and the
+                                  # bindings aborted the process (found by the long fuzz)
+                                  '"\\FF"() ({\n  "hostcf.return"() : () -> ()\n}) : () -> ()'])
+def test_an_op_name_that_is_not_utf8_is_one_error_line(tmp_path, body):
+    import subprocess
+
     path = tmp_path / "m.mlir"
-    path.write_text('"builtin.module"() ({\n  "\\FF"() : () -> ()\n}) : () -> ()\n')
-    assert harp_opt.main([str(path), "--harp-host-sync-in-loop"]) == 1
-    assert capsys.readouterr().err == f"{path}: error: the module names an op in bytes " \
-                                      f"that are not valid UTF-8\n"
+    path.write_text(f'"builtin.module"() ({{\n  {body}\n}}) : () -> ()\n')
+    done = subprocess.run([sys.executable, "-m", "harp_ir.cli.harp_opt", str(path),
+                           "--harp-host-sync-in-loop"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == f"{path}:2:3: error: an op or location is named in bytes that " \
+                          f"are not valid UTF-8: \"\\FF\"\n"
