@@ -93,6 +93,9 @@ class Lowerer:
         r = self.positions.get(node)
         if r is None:
             return ir.Location.unknown()
+        if (r.start.line, r.start.column) == (r.end.line, r.end.column):
+            # an empty range (an empty module) prints as a point and is read back as one
+            return ir.Location.file(self.filename, r.start.line, r.start.column + 1)
         return ir.Location.file(self.filename, r.start.line, r.start.column + 1,
                                 r.end.line, r.end.column + 1)
 
