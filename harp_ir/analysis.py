@@ -1759,15 +1759,24 @@ def paced(op: ir.Operation) -> Assumption | None:
     func = enclosing_scope(op)
     site = call_in_loop(func) if func.name == "host.func" else None
     for loop in loops_around(op) + (loops_around(site) if site is not None else []):
-        for call in walk(loop):
-            if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
-                continue
-            waits = _waits(call, 0)
-            if waits and frequency(call, loop).kind == "always":
-                return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
-                                  f"the loop waits every iteration ({waits}): a "
-                                  f"per-iteration cost is lost in the wait")
+        waits = _loop_waits(loop)
+        if waits:
+            return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                              f"the loop waits every iteration ({waits}): a "
+                              f"per-iteration cost is lost in the wait")
     return None
+
+
+@per_run()
+def _loop_waits(loop: ir.Operation) -> str:
+    """What a call of `loop`'s own body that runs every iteration waits on ("" if none)."""
+    for call in walk(loop):
+        if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
+            continue
+        waits = _waits(call, 0)
+        if waits and frequency(call, loop).kind == "always":
+            return waits
+    return ""
 
 
 @per_run()
