@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from harp_ir.rules import DOCS, HintSpec  # noqa: F401  (DOCS: the anchor base, re-exported)
+from harp_ir.rules import HintSpec
 
 
 def _rules():

@@ -47,7 +47,7 @@ class Hint:
     def to_json(self) -> dict:
         d = asdict(self)
         d["span"] = asdict(self.span)
-        d["doc"] = hints.BY_ID[self.id].anchor
+        d["doc"] = hints.BY_ID[self.id].doc
         return d
 
 

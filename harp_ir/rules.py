@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-DOCS = "https://github.com/harp-ir/harp/blob/main/README.md"
-
 
 @dataclass(frozen=True)
 class HintSpec:
@@ -31,7 +29,21 @@ class HintSpec:
 
     @property
     def anchor(self) -> str:
-        return f"{DOCS}#{self.id.lower()}-{self.name}"
+        """The README section's anchor (`#harp201-host-sync-in-loop`)."""
+        return f"#{self.id.lower()}-{self.name}"
+
+    @property
+    def doc(self) -> str:
+        """Where its documentation is, in what ships: the command that prints it (the
+        README, in the package's metadata, has it under `anchor` too)."""
+        return f"harp explain {self.id}"
+
+    def markdown(self) -> str:
+        """Its documentation as Markdown: what it finds, why, the example, the fix."""
+        example = (f"\n\nBefore:\n\n```python\n{self.before.rstrip()}\n```\n\nAfter:\n\n"
+                   f"```python\n{self.after.rstrip()}\n```") if self.before else ""
+        return (f"**{self.id} {self.name}**\n\nWhat: {self.finds}.\n\nWhy: {self.why}."
+                f"{example}\n\nFix: {self.refactoring}.")
 
 
 def established(assumption) -> bool:

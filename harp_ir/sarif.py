@@ -12,8 +12,8 @@ def report(found: list, errors: list[str]) -> dict:
         "id": h.id, "name": h.name,
         "shortDescription": {"text": h.name.replace("-", " ")},
         "fullDescription": {"text": f"Finds {h.finds}."},
-        "help": {"text": f"Refactoring: {h.refactoring}."},
-        "helpUri": h.anchor,
+        "help": {"text": f"Refactoring: {h.refactoring}. Documentation: {h.doc}.",
+                 "markdown": h.markdown()},
         "defaultConfiguration": {"level": "warning"},
     } for h in hints.HINTS]
     index = {h.id: i for i, h in enumerate(hints.HINTS)}
@@ -35,8 +35,7 @@ def report(found: list, errors: list[str]) -> dict:
                        **({"cell": h.span.cell} if h.span.cell is not None else {})},
     } for h in found]
     run = {
-        "tool": {"driver": {"name": "harp", "version": __version__,
-                            "informationUri": hints.DOCS, "rules": rules}},
+        "tool": {"driver": {"name": "harp", "version": __version__, "rules": rules}},
         "results": results,
         "invocations": [{
             "executionSuccessful": not errors,

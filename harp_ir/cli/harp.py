@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 
 from torch_mlir import ir
 
-from harp_ir import hints, notebook, sarif, verify
+from harp_ir import hints, notebook, output, verify
 from harp_ir.analysis import ASSUMPTIONS
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
@@ -52,7 +50,12 @@ def _parser() -> argparse.ArgumentParser:
                           "(--harp-lower-graph)")
     an = sub.add_parser("analyze", help="print refactoring hints for files and directories")
     an.add_argument("paths", nargs="+")
-    an.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    an.add_argument("--output-format", choices=output.FORMATS, default=None,
+                    help="concise (default: a line a hint), full (the source, what the "
+                         "hint rests on, the fix), json, sarif, or github (workflow "
+                         "annotations)")
+    an.add_argument("--format", choices=("text", "json", "sarif"), default=None,
+                    help=argparse.SUPPRESS)  # before --output-format; text is full
     an.add_argument("--level", choices=tuple(LEVELS), default="default",
                     help="how much speculation a hint may rest on (default: default)")
     an.add_argument("--assume", action="append", default=[], metavar="KIND[:SUBJECT]",
@@ -319,32 +322,14 @@ def cmd_analyze(args) -> int:
         return 2
     exclude = tuple(args.exclude)
     jobs = jobs_for(len(python_files(args.paths, exclude)[0]), args.jobs)
-    progress = _progress if sys.stderr.isatty() and args.format == "text" else None
+    fmt = args.output_format or {"text": "full"}.get(args.format, args.format) or "concise"
+    progress = _progress if sys.stderr.isatty() and fmt in ("concise", "full") else None
     with make_context():
         found, errors = analyze_paths(args.paths, jobs, progress, exclude)
     if progress:
         sys.stderr.write("\r\033[K")
     found = filter_hints(found, feedback)
-    if args.format == "json":
-        json.dump({"version": 1, "level": feedback.level,
-                   "hints": [h.to_json() for h in found], "errors": errors},
-                  sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    elif args.format == "sarif":
-        json.dump(sarif.report(found, errors), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        for h in found:
-            print(h.text())
-            print("    safe if: " + "; ".join(a.describe() for a in h.assumptions))
-            print(f"    fix: {h.refactoring}")
-        for e in errors:
-            print(e, file=sys.stderr)
-        if found:
-            counts = Counter(h.id for h in found)
-            print(f"{len(found)} hint(s): " + ", ".join(
-                f"{i} {hints.BY_ID[i].name} x{n}" for i, n in sorted(counts.items())),
-                file=sys.stderr)
+    output.render(fmt, found, errors, feedback.level, sys.stdout, sys.stderr)
     if errors:
         return 2
     return 1 if found else 0
@@ -377,7 +362,8 @@ def cmd_explain(args) -> int:
     print("May assume (each hint lists the ones it rests on, with risk and status):")
     for kind in spec.assumptions:
         print(f"    {kind:<24} {ASSUMPTIONS[kind]}")
-    print(f"\nPass: --{rule.flag}\nDocumentation: {spec.anchor}")
+    print(f"\nPass: --{rule.flag}\nDocumentation: this text; the README's section "
+          f"{spec.anchor}")
     return 0
 
 

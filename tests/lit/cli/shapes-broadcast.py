@@ -2,7 +2,7 @@
 # broadcast against the whole tensor as against one element: a number, or a tensor of
 # fewer dimensions than the one the loop visits. Ranks come from factories, indexing
 # (an int drops a dimension, a slice keeps one), `torch.tensor` of displays and `@`.
-# RUN: %expect-exit 1 %harp analyze %s | FileCheck %s
+# RUN: %expect-exit 1 %harp analyze --output-format full %s | FileCheck %s
 import torch
 
 n = 64

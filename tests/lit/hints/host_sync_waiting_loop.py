@@ -1,6 +1,6 @@
 # RUN: %check-hints %s
 # RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck --check-prefix=AGGRESSIVE %s
-# RUN: %expect-exit 1 %harp analyze --no-config --level aggressive --select HARP201 %s \
+# RUN: %expect-exit 1 %harp analyze --no-config --level aggressive --select HARP201 --output-format full %s \
 # RUN:   | FileCheck --check-prefix=WAIT %s
 # A loop that already waits every iteration, for a round trip far longer than a device sync
 # (a remote forward over RPC, a Hugging Face generation), loses a sync's cost in that wait:
@@ -11,9 +11,9 @@
 # AGGRESSIVE: host_sync_waiting_loop.py:87: unexpected HARP201
 # AGGRESSIVE: host_sync_waiting_loop.py:155: unexpected HARP201
 # WAIT: host_sync_waiting_loop.py:53:24: HARP201
-# WAIT-NEXT: the loop waits every iteration (`torch.distributed.rpc.rpc_sync` in `remote_method` in `RemoteNet.forward`)
+# WAIT: the loop waits every iteration (`torch.distributed.rpc.rpc_sync` in `remote_method` in `RemoteNet.forward`)
 # WAIT: host_sync_waiting_loop.py:87:26: HARP201
-# WAIT-NEXT: the loop waits every iteration (`.generate(max_new_tokens=...)` in `CachedGenerator.scores`)
+# WAIT: the loop waits every iteration (`.generate(max_new_tokens=...)` in `CachedGenerator.scores`)
 import torch
 import torch.distributed.rpc as rpc
 from torch import nn

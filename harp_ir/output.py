@@ -1,0 +1,166 @@
+"""What `harp analyze` prints (`--output-format`): one line a hint by default, as the
+linters its users run do; the source with the span underlined and everything the hint rests
+on with `full`; JSON and SARIF for tools; GitHub workflow commands, which annotate a pull
+request's diff. Colour only on a terminal, never under NO_COLOR."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+from harp_ir import hints, notebook, sarif
+
+FORMATS = ("concise", "full", "json", "sarif", "github")
+#: what a safe fix is marked with in the one-line formats (ruff's mark)
+FIXABLE = "[*]"
+
+
+class Style:
+    """ANSI styles, or none: on a terminal unless NO_COLOR is set (no-color.org)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    @classmethod
+    def for_stream(cls, stream) -> Style:
+        return cls(bool(getattr(stream, "isatty", lambda: False)())
+                   and not os.environ.get("NO_COLOR"))
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.enabled else text
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def id(self, text: str) -> str:
+        return self._wrap("1;31", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+    def accent(self, text: str) -> str:
+        return self._wrap("36", text)
+
+
+def line(h, style: Style) -> str:
+    """`path:line:col: HARP201 host-sync-in-loop: message [*]`."""
+    mark = f" {style.accent(FIXABLE)}" if h.fix == "safe" else ""
+    return f"{style.bold(str(h.span))}: {style.id(h.id)} {h.name}: {h.message}{mark}"
+
+
+def summary(found: list, style: Style) -> str:
+    """`3 hints: HARP201 host-sync-in-loop x2, ...; 2 fixable with harp refactor --apply`."""
+    counts = Counter(h.id for h in found)
+    text = f"{len(found)} hint(s): " + ", ".join(
+        f"{i} {hints.BY_ID[i].name} x{n}" for i, n in sorted(counts.items()))
+    fixable = sum(h.fix == "safe" for h in found)
+    if fixable:
+        text += f"; {fixable} {style.accent(FIXABLE)} fixable with `harp refactor --apply`"
+    return text
+
+
+def source_lines(span) -> list[str] | None:
+    """The lines of the file (or the notebook cell) a span is in; None if unreadable."""
+    from harp_ir.frontend.source import FrontendError, read_source
+
+    try:
+        if span.cell is not None:
+            cells = notebook.read(span.file).cells
+            text = notebook.source_of(cells[span.cell - 1]) if span.cell <= len(cells) \
+                else None
+            return text.splitlines() if text is not None else None
+        return read_source(span.file).splitlines()
+    except (OSError, FrontendError, notebook.NotebookError, ValueError):
+        return None
+
+
+def full(h, style: Style) -> list[str]:
+    """The hint's line, its source with the span underlined, and what it rests on."""
+    out = [line(h, style)]
+    lines = source_lines(h.span)
+    if lines and 1 <= h.span.line <= len(lines):
+        first = max(1, h.span.line - 1)
+        last = min(len(lines), h.span.end_line if h.span.end_line >= h.span.line
+                   else h.span.line, h.span.line + 4)
+        width = len(str(last))
+        gutter = style.dim(" " * width + " |")
+        out.append(gutter)
+        for n in range(first, last + 1):
+            text = lines[n - 1]
+            out.append(style.dim(f"{n:>{width}} |") + f" {text}")
+            if h.span.line <= n <= h.span.end_line:
+                start = h.span.col if n == h.span.line else len(text) - len(text.lstrip()) + 1
+                end = h.span.end_col if n == h.span.end_line else len(text) + 1
+                pad = "".join(c if c == "\t" else " " for c in text[:start - 1])
+                out.append(f"{gutter} {pad}{style.id('^' * max(1, end - start))}")
+        out.append(gutter)
+    for a in h.assumptions:
+        out.append(f"  = assumes: {a.describe()}")
+    fix = {"safe": "safe: `harp refactor --apply` applies it",
+           "unsafe": "unsafe: `harp refactor --apply --unsafe-fixes` applies it",
+           "none": "by hand"}.get(h.fix, h.fix)
+    out.append(f"  = fix ({fix}): {h.refactoring}")
+    for place in h.related:
+        out.append(f"  = see also: {place}")
+    out.append(f"  = docs: harp explain {h.id}")
+    return out
+
+
+def _escape(text: str, property_value: bool = False) -> str:
+    """GitHub's escaping of a workflow command's message (or property value)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def github(h) -> str:
+    """A `::warning` workflow command: an annotation on the span in a pull request."""
+    where = {"file": h.span.file, "line": h.span.line, "col": h.span.col,
+             "endLine": h.span.end_line, "endColumn": h.span.end_col,
+             "title": f"{h.id} {h.name}"}
+    if h.span.cell is not None:  # a notebook's lines are its cell's: no diff line to mark
+        where = {"file": h.span.file, "title": f"{h.id} {h.name} (cell {h.span.cell}, "
+                                               f"line {h.span.line})"}
+    props = ",".join(f"{k}={_escape(str(v), True)}" for k, v in where.items())
+    mark = " [safe fix: harp refactor --apply]" if h.fix == "safe" else ""
+    return f"::warning {props}::{_escape(h.message + mark)}"
+
+
+def _github_error(error: str) -> str:
+    """An error line (`path:line:col: error: message`) as an `::error` workflow command."""
+    parts = error.split(":", 3)
+    if len(parts) == 4 and parts[1].isdigit() and parts[2].isdigit():
+        path, row, col, message = parts
+        props = f"file={_escape(path, True)},line={row},col={col}"
+        return f"::error {props}::{_escape(message.removeprefix(' error: ').strip())}"
+    return f"::error::{_escape(error)}"
+
+
+def render(fmt: str, found: list, errors: list[str], level: str, out, err) -> None:
+    """Write the hints (to `out`) and the errors and summary (to `err`) in format `fmt`."""
+    if fmt == "json":
+        json.dump({"version": 1, "level": level, "hints": [h.to_json() for h in found],
+                   "errors": errors}, out, indent=2)
+        out.write("\n")
+        return
+    if fmt == "sarif":
+        json.dump(sarif.report(found, errors), out, indent=2)
+        out.write("\n")
+        return
+    if fmt == "github":
+        for h in found:
+            out.write(github(h) + "\n")
+        for e in errors:
+            out.write(_github_error(e) + "\n")
+        return
+    style = Style.for_stream(out)
+    for h in found:
+        if fmt == "full":
+            out.write("\n".join(full(h, style)) + "\n\n")
+        else:
+            out.write(line(h, style) + "\n")
+    for e in errors:
+        err.write(e + "\n")
+    if found:
+        err.write(summary(found, Style.for_stream(err)) + "\n")
+

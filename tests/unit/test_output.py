@@ -1,0 +1,114 @@
+"""What `harp analyze --output-format` prints: golden files for concise and full (written
+by hand once, checked by eye, then compared byte for byte), GitHub annotations and their
+escaping, colour only on a terminal and never under NO_COLOR."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from harp_ir import output
+from harp_ir.analysis import Assumption, Span
+from harp_ir.cli import harp
+from harp_ir.report import Hint
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = ROOT / "tests" / "lit" / "cli" / "Inputs"
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full"])
+def test_text_formats_match_their_golden_files(monkeypatch, capsys, fmt):
+    monkeypatch.chdir(INPUTS)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    status = harp.main(["analyze", "--no-config", "--output-format", fmt, "train.py",
+                        "agent_program"])
+    captured = capsys.readouterr()
+    got = f"$ stdout\n{captured.out}$ stderr\n{captured.err}"
+    golden = GOLDEN / f"analyze_{fmt}.txt"
+    assert status == 1
+    assert got == golden.read_text(encoding="utf-8"), f"compare with {golden}"
+
+
+def test_concise_is_one_line_a_hint_and_marks_safe_fixes(monkeypatch, capsys):
+    monkeypatch.chdir(INPUTS)
+    harp.main(["analyze", "--no-config", "--output-format", "json", "train.py",
+               "agent_program"])
+    hints = json.loads(capsys.readouterr().out)["hints"]
+    harp.main(["analyze", "--no-config", "train.py", "agent_program"])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(hints) >= 2
+    for line, h in zip(lines, hints, strict=True):
+        assert line.startswith(f"{h['span']['file']}:{h['span']['line']}:{h['span']['col']}: "
+                               f"{h['id']} {h['name']}: ")
+        assert line.endswith(" [*]") == (h["fix"] == "safe")
+    assert any(h["fix"] == "safe" for h in hints)
+    assert all(h["doc"] == f"harp explain {h['id']}" for h in hints)
+
+
+def _hint(**changes) -> Hint:
+    fields = dict(id="HARP201", name="host-sync-in-loop",
+                  span=Span("dir,with:odd%chars/train.py", 3, 5, 3, 16),
+                  message="`loss.item()` waits: 100% of\nthe time", refactoring="keep it",
+                  fix="safe", assumptions=[Assumption("tensor", "loss", "medium",
+                                                      "speculated", "a guess")])
+    return Hint(**{**fields, **changes})
+
+
+def test_github_annotations_escape_properties_and_messages():
+    line = output.github(_hint())
+    assert line == ("::warning file=dir%2Cwith%3Aodd%25chars/train.py,line=3,col=5,"
+                    "endLine=3,endColumn=16,title=HARP201 host-sync-in-loop::"
+                    "`loss.item()` waits: 100%25 of%0Athe time [safe fix: harp refactor --apply]")
+    # a notebook's lines are its cell's: the annotation names the cell, not a diff line
+    cell = output.github(_hint(span=Span("nb.ipynb", 2, 1, 2, 9, cell=4), fix="none"))
+    assert cell.startswith("::warning file=nb.ipynb,title=HARP201 host-sync-in-loop "
+                           "(cell 4%2C line 2)::")
+
+
+def test_github_format_turns_error_lines_into_error_annotations(monkeypatch, capsys):
+    monkeypatch.chdir(INPUTS)
+    status = harp.main(["analyze", "--no-config", "--output-format", "github", "broken.py",
+                        "train.py"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 2
+    assert out[0].startswith("::warning file=train.py,line=25,col=20,")
+    assert out[1].startswith("::error file=broken.py,line=4,col=")
+    assert "error:" not in out[1]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("no_color, coloured", [(None, True), ("1", False)])
+def test_colour_on_a_terminal_unless_no_color(monkeypatch, no_color, coloured):
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    out, err = _Terminal(), _Terminal()
+    output.render("concise", [_hint()], [], "default", out, err)
+    assert ("\033[" in out.getvalue()) == coloured
+    assert ("\033[" in err.getvalue()) == coloured
+    plain_out, plain_err = io.StringIO(), io.StringIO()  # a pipe or a file: never
+    output.render("concise", [_hint()], [], "default", plain_out, plain_err)
+    assert "\033[" not in plain_out.getvalue() + plain_err.getvalue()
+
+
+def test_full_underlines_the_span_under_tabs_and_names_every_assumption(tmp_path):
+    source = tmp_path / "t.py"
+    source.write_text("for x in xs:\n\tif x:\n\t\ttotal += loss.item()\n")
+    hint = _hint(span=Span(str(source), 3, 12, 3, 23))
+    text = "\n".join(output.full(hint, output.Style(False)))
+    assert "3 | \t\ttotal += loss.item()\n  | \t\t         ^^^^^^^^^^^" in text
+    assert "  = assumes: tensor `loss` (speculated, medium risk: a guess)" in text
+    assert "  = docs: harp explain HARP201" in text
+
+
+def test_the_old_format_option_still_works(monkeypatch, capsys):
+    monkeypatch.chdir(INPUTS)
+    assert harp.main(["analyze", "--no-config", "--format", "json", "train.py"]) == 1
+    assert json.loads(capsys.readouterr().out)["hints"][0]["id"] == "HARP201"
