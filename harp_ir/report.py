@@ -50,6 +50,14 @@ class Hint:
         d["doc"] = hints.BY_ID[self.id].doc
         return d
 
+    @staticmethod
+    def from_json(d: dict) -> Hint:
+        """The hint `to_json` wrote (the result cache keeps hints so)."""
+        return Hint(d["id"], d["name"], Span(**d["span"]), d["message"], d["refactoring"],
+                    d["fix"], [Assumption(**a) for a in d["assumptions"]],
+                    tuple(Span(**m) for m in d["moves"]),
+                    tuple(Span(**r) for r in d["related"]))
+
 
 def _module_attr(op: ir.Operation, name: str) -> str:
     """A string attribute of the host.module that holds `op`, or ""."""
@@ -224,7 +232,21 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
 def run_task(task: Task) -> tuple[list[Hint], list[str]]:
     """Lower the targets (and, on demand, the modules they import) and analyse them.
     Needs a current harp context."""
+    return run_task_reading(task)[:2]
+
+
+def run_task_reading(task: Task) -> tuple[list[Hint], list[str], list[str], list[str]]:
+    """`run_task`, with what the result depends on besides the program's own files: the
+    modules of the project it looked up for imports, and the paths of those it looked
+    for and did not find (the result cache checks both)."""
     program = Program.from_paths(list(task.program), task.root)
+    hints, errors = _analysed(task, program)
+    given = {str(p) for p in task.program}
+    looked_up = [str(p) for p in program.files.values() if str(p) not in given]
+    return hints, errors, looked_up, [str(p) for p in program.absent_paths()]
+
+
+def _analysed(task: Task, program: Program) -> tuple[list[Hint], list[str]]:
     wanted = {str(t) for t in task.targets}
     for name, path in list(program.files.items()):  # lowering may look modules up
         if str(path) in wanted:
@@ -262,7 +284,7 @@ def _run_task_in_worker(task: Task):
 
         _WORKER_CONTEXT = make_context()
     with _WORKER_CONTEXT:
-        return run_task(task)
+        return run_task_reading(task)
 
 
 def jobs_for(files: int, requested: int = 0) -> int:
@@ -277,33 +299,52 @@ def jobs_for(files: int, requested: int = 0) -> int:
 
 def analyze_paths(paths: list[str], jobs: int = 1,
                   progress: Callable[[int, int], None] | None = None,
-                  exclude: tuple[str, ...] = ()) -> tuple[list[Hint], list[str]]:
+                  exclude: tuple[str, ...] = (), cache=None) -> tuple[list[Hint], list[str]]:
     """Analyse files and directories; each directory is one program (its files import
     each other). With jobs > 1 the files are analysed in worker processes, each resolving
-    the imports it needs. Returns the hints and the error lines. With jobs == 1 it needs a
-    current harp context."""
+    the imports it needs. A program whose entry in `cache` (harp_ir.cache.Cache) is still
+    valid is not analysed again. Returns the hints and the error lines. With jobs == 1 it
+    needs a current harp context."""
+    from harp_ir.cache import file_digest
+
     tasks, errors = tasks_for(paths, jobs, exclude)
     total, done, found = sum(len(t.targets) for t in tasks), 0, []
-    if jobs > 1:
+    todo, read = [], {}
+    for task in tasks:
+        entry = cache.get(task) if cache is not None else None
+        if entry is None:
+            todo.append(task)
+            read[task] = {str(p): file_digest(p) for p in task.program}  # before reading
+            continue
+        found += [Hint.from_json(h) for h in entry["hints"]]
+        errors += entry["errors"]
+        done += len(task.targets)
+    if progress and done:
+        progress(done, total)
+
+    def finished(task, result) -> None:
+        nonlocal done, found, errors
+        hints, errs, looked_up, absent = result
+        found += hints
+        errors += errs
+        done += len(task.targets)
+        if cache is not None:
+            cache.put(task, [h.to_json() for h in hints], errs,
+                      read[task] | {p: file_digest(p) for p in looked_up}, sorted(set(absent)))
+        if progress:
+            progress(done, total)
+
+    if jobs > 1 and todo:
         # multiprocessing's pool, not concurrent.futures': on Ctrl-C (once or twice) its
         # exit terminates the workers, where an executor's exit waits for every queued task
         # and a second Ctrl-C in that wait left harp hung at interpreter exit
         with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
-            results = pool.imap(_run_task_in_worker, tasks)
-            for task, (hints, errs) in zip(tasks, results, strict=True):
-                found += hints
-                errors += errs
-                done += len(task.targets)
-                if progress:
-                    progress(done, total)
+            results = pool.imap(_run_task_in_worker, todo)
+            for task, result in zip(todo, results, strict=True):
+                finished(task, result)
     else:
-        for task in tasks:
-            hints, errs = run_task(task)
-            found += hints
-            errors += errs
-            done += len(task.targets)
-            if progress:
-                progress(done, total)
+        for task in todo:
+            finished(task, run_task_reading(task))
     # a file two programs hold (a module one imports, given too) is reported once
     unique = {(str(Path(h.span.file).resolve()), h.span.line, h.span.col, h.id, h.message): h
               for h in found}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +19,8 @@ from torch_mlir import ir
 
 from harp_ir import hints, notebook, output, verify
 from harp_ir.analysis import ASSUMPTIONS
+from harp_ir.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
+from harp_ir.cache import Cache
 from harp_ir.cli import interruptible
 from harp_ir.context import make_context
 from harp_ir.diagnostics import format_mlir_error
@@ -71,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     an.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                     help="leave out files matching GLOB, relative to a folder given "
                          "(e.g. 'tests/*'; repeatable)")
+    an.add_argument("--no-cache", action="store_true",
+                    help="analyse everything again, and keep no results")
+    an.add_argument("--cache-dir", metavar="DIR",
+                    help=f"where results are kept (default: $HARP_CACHE_DIR, else "
+                         f"{DEFAULT_CACHE_DIR} in the working directory)")
     rf = sub.add_parser("refactor", help="rewrite files to fix hints (prints a diff)")
     rf.add_argument("paths", nargs="+")
     rf.add_argument("--apply", action="store_true", help="rewrite the files in place")
@@ -324,8 +332,10 @@ def cmd_analyze(args) -> int:
     jobs = jobs_for(len(python_files(args.paths, exclude)[0]), args.jobs)
     fmt = args.output_format or {"text": "full"}.get(args.format, args.format) or "concise"
     progress = _progress if sys.stderr.isatty() and fmt in ("concise", "full") else None
+    cache = None if args.no_cache else Cache(
+        args.cache_dir or os.environ.get("HARP_CACHE_DIR") or DEFAULT_CACHE_DIR)
     with make_context():
-        found, errors = analyze_paths(args.paths, jobs, progress, exclude)
+        found, errors = analyze_paths(args.paths, jobs, progress, exclude, cache)
     if progress:
         sys.stderr.write("\r\033[K")
     found = filter_hints(found, feedback)

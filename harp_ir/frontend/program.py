@@ -123,6 +123,18 @@ class Program:
         return False
 
 
+    def absent_paths(self) -> list[Path]:
+        """The files a module looked up and not found would have been in: one appearing
+        there would change what the program's imports resolve to."""
+        if self.root is None:
+            return []
+        paths = []
+        for name in sorted(self._absent):
+            base = self.root.joinpath(*name.split("."))
+            paths += [base.with_suffix(".py"), base / "__init__.py"]
+        return paths
+
+
 def _constant_all(tree) -> tuple[str, ...] | None:
     """`__all__ = ["a", "b"]` (or a tuple) at module level: the names, else None."""
     found = None

@@ -9,6 +9,7 @@ import io
 import re
 import sys
 import tokenize
+import warnings
 from pathlib import Path
 
 import libcst as cst
@@ -175,8 +176,10 @@ def _compiles(tree: ast.Module, filename: str) -> None:
     import in a later cell are fine there."""
     notebook_cells = filename.endswith(".ipynb")
     try:
-        compile(tree, filename, "exec", dont_inherit=True,
-                flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if notebook_cells else 0)
+        with warnings.catch_warnings():  # `x is 'a'`: the program's author's business
+            warnings.simplefilter("ignore")
+            compile(tree, filename, "exec", dont_inherit=True,
+                    flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if notebook_cells else 0)
     except SyntaxError as e:
         if not (notebook_cells and e.msg.startswith("from __future__ imports must")):
             raise

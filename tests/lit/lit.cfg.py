@@ -32,3 +32,5 @@ config.substitutions.append(
 config.substitutions.append(("FileCheck", tool("filecheck")))
 config.environment["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+# harp analyze's result cache: under lit's output folder, not beside the tests
+config.environment["HARP_CACHE_DIR"] = os.path.join(config.test_exec_root, "harp_cache")

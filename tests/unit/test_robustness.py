@@ -185,3 +185,14 @@ def test_repeated_runs_in_one_process_release_their_mlir_contexts(tmp_path, caps
         harp.main(["refactor", "--no-config", str(tmp_path / "train.py")])
         capsys.readouterr()
     assert contexts() == before
+
+
+def test_pythons_compile_warnings_about_the_program_are_not_printed(tmp_path):
+    """harp compiles each file to find what Python's compiler refuses; the warnings it
+    gives on the way (`is` with a literal, an invalid escape) are not harp's output."""
+    path = tmp_path / "warns.py"
+    path.write_text("x = 1\nif x is 'a':\n    y = '\\d'\n")
+    done = subprocess.run([sys.executable, "-m", "harp_ir.cli.harp", "analyze", "--no-cache",
+                           "--no-config", str(path)], capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
