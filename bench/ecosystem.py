@@ -173,11 +173,12 @@ def harp_command() -> list[str]:
 
 
 def analyze(source: Source, jobs: int, timeout: int) -> Outcome:
-    """`harp analyze --format json` over the source's paths, run from its root so the
+    """`harp analyze --output-format json` over the source's paths, run from its root so the
     spans are relative to it."""
     out = Outcome(source)
     paths = [p for p in source.paths if (source.root / p).exists()]
-    cmd = harp_command() + ["analyze", "--format", "json", "--no-config", "-j", str(jobs)]
+    cmd = harp_command() + ["analyze", "--output-format", "json", "--no-config", "--no-cache",
+                            "-j", str(jobs)]
     for pattern in source.exclude:
         cmd += ["--exclude", pattern]
     start = time.perf_counter()

@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import random
 import re
 import sys
@@ -286,11 +287,12 @@ def run_one(kind: str, path: Path, rng: random.Random) -> tuple[int | None, str]
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         if kind in ("program", "generated", "notebook"):
-            command = rng.choice([["analyze", "--no-config", "-j", "1"],
-                                  ["analyze", "--no-config", "-j", "1", "--format", "json"],
+            command = rng.choice([["analyze", "--no-config", "--no-cache", "-j", "1"],
+                                  ["analyze", "--no-config", "-j", "1", "--output-format",
+                                   rng.choice(["json", "full", "github", "sarif"])],
                                   ["refactor", "--no-config"], ["import"]])
             if command == ["import"] and kind == "notebook":
-                command = ["analyze", "--no-config", "-j", "1"]
+                command = ["analyze", "--no-config", "--output-format", "full"]
             status = harp.main([*command, str(path)])
         elif kind == "module":
             extra = rng.choice([[], ["--no-verify-each"], ["--mlir-print-op-generic"]])
@@ -305,13 +307,16 @@ def run_one(kind: str, path: Path, rng: random.Random) -> tuple[int | None, str]
                 status = 2
         else:
             (path.parent / "train.py").write_text("import torch\nx = torch.ones(2)\n")
-            status = harp.main(["analyze", "-j", "1", str(path.parent / "train.py")])
+            status = harp.main(["analyze", "-j", "1", "--no-cache",
+                                str(path.parent / "train.py")])
     return status, err.getvalue()
 
 
 def _worker(conn, inputs, seed: int, scratch: str) -> None:
     """Run the inputs the parent names, one at a time, answering (status, problem, peak
-    RSS) for each; a crash or a hang ends the process, and the parent starts another."""
+    RSS) for each; a crash or a hang ends the process, and the parent starts another.
+    Results are cached in the scratch folder (the cache is fuzzed too), not the checkout."""
+    os.environ["HARP_CACHE_DIR"] = str(Path(scratch) / "cache")
     while True:
         i = conn.recv()
         if i is None:

@@ -40,7 +40,8 @@ def whole_corpus(corpus: Path, jobs: int, lines: int) -> str:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-m",
                            "harp_ir.cli.harp", "analyze", "-j", str(jobs), "--no-config",
-                           "--format", "json", str(corpus)], capture_output=True, text=True)
+                           "--no-cache", "--output-format", "json", str(corpus)],
+                          capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     hints, status, peak_kb = map(int, done.stdout.split())
     if status not in (0, 1, 2):
@@ -151,7 +152,7 @@ def memory_per_100k_lines() -> list[str]:
             start = time.perf_counter()
             done = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-m",
                                    "harp_ir.cli.harp", "analyze", "-j", "1", "--no-config",
-                                   str(target)], capture_output=True, text=True)
+                                   "--no-cache", str(target)], capture_output=True, text=True)
             elapsed = time.perf_counter() - start
             peak_mb = int(done.stdout) / 1024
             rows.append(f"  {what}, {lines:,} lines: {elapsed:.1f} s, peak {peak_mb:,.0f} MB "
