@@ -100,6 +100,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="absolute tolerance for numbers in CMD's output (default 1e-8)")
     rf.add_argument("--timeout", type=float, default=600,
                     help="seconds one run of CMD may take (default 600)")
+    sub.add_parser("server", help="run harp as a Language Server on stdin/stdout (for an "
+                                  "editor)")
     ex = sub.add_parser("explain", help="print a hint's documentation")
     ex.add_argument("hint")
     return p
@@ -350,6 +352,12 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def cmd_server(args) -> int:
+    from harp_ir import server
+
+    return server.main()
+
+
 def cmd_explain(args) -> int:
     from harp_ir.passes import rule_for
 
@@ -389,7 +397,7 @@ def _main(argv: list[str] | None = None) -> int:
             print(f"{h.id}  {h.name:<28} {h.finds}")
         return 0
     commands = {"import": cmd_import, "analyze": cmd_analyze, "explain": cmd_explain,
-                "refactor": cmd_refactor}
+                "refactor": cmd_refactor, "server": cmd_server}
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
