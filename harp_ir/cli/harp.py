@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import sys
 import tempfile
@@ -89,6 +90,9 @@ def _parser() -> argparse.ArgumentParser:
     rf.add_argument("--assume", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--deny", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--no-config", action="store_true")
+    rf.add_argument("--output-format", choices=("concise", "json"), default="concise",
+                    help="concise (default: the diff, or a line a fixed file, and what was "
+                         "not fixed on stderr) or json (one object: files, declined, errors)")
     rf.add_argument("--exclude", action="append", default=[], metavar="GLOB")
     rf.add_argument("--verify", metavar="CMD",
                     help="run CMD (a short run of the program, or its tests) in a copy of "
@@ -168,8 +172,9 @@ def cmd_refactor(args) -> int:
         return 2
     files, unlisted = python_files(args.paths, tuple(args.exclude))
     status = 2 if unlisted else 0
+    report = _RefactorReport(args.output_format == "json")
     for error in unlisted:
-        print(error, file=sys.stderr)
+        report.error(error)
     with make_context():
         fixed = []  # (path, the file as read, its text, its outcome)
         for path in files:
@@ -179,51 +184,102 @@ def cmd_refactor(args) -> int:
                     decode_source(original.data, str(path))
                 outcome = refactor_source(text, path, feedback, args.unsafe_fixes)
             except FrontendError as e:
-                print(e, file=sys.stderr)
+                report.error(str(e))
                 status = 2
                 continue
             except ir.MLIRError as e:  # a module the verifier refuses: a bug of harp's
                 for line in format_mlir_error(e, str(path)):
-                    print(line, file=sys.stderr)
-                status = 2
-                continue
-            except Exception as e:  # noqa: BLE001  (a bug of harp's: the other files go on)
-                print(internal_error(str(path), e), file=sys.stderr)
+                    report.error(line)
                 status = 2
                 continue
             except OSError as e:
-                print(f"{path}:1:1: error: cannot read: {e.strerror or e}", file=sys.stderr)
+                report.error(f"{path}:1:1: error: cannot read: {e.strerror or e}")
+                status = 2
+                continue
+            except Exception as e:  # noqa: BLE001  (a bug of harp's: the other files go on)
+                report.error(str(internal_error(str(path), e)))
                 status = 2
                 continue
             if notebook.is_notebook(path):  # a cell that is not Python is left out
                 for error in notebook_errors(path):
-                    print(error, file=sys.stderr)
+                    report.error(error)
                     status = 2
             for h, reason in outcome.declined:
-                print(f"{in_cells(h).span}: {h.id} not fixed: {reason}", file=sys.stderr)
+                report.declined(in_cells(h), reason)
             if outcome.source != outcome.original:
                 fixed.append((path, original, text, outcome))
         if args.verify and fixed:
             try:
                 fixed = _verified(args, feedback, fixed)
             except _VerifyError as e:
-                print(f"harp: error: --verify: {e}", file=sys.stderr)
+                report.error(f"harp: error: --verify: {e}")
+                report.finish()
                 return 2
     for path, original, _, outcome in fixed:
         if outcome.source == outcome.original:
             continue
         if not args.apply:
-            sys.stdout.write(outcome.diff())
+            report.diff(path, outcome)
             continue
         try:
             original.write(_new_text(path, outcome))
         except (notebook.NotebookError, WriteError) as e:
-            print(e if isinstance(e, notebook.NotebookError) else f"{path}:1:1: error: {e}",
-                  file=sys.stderr)
+            report.error(str(e) if isinstance(e, notebook.NotebookError)
+                         else f"{path}:1:1: error: {e}")
             status = 2
             continue
-        print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
+        report.fixed(path, outcome)
+    report.finish()
     return status
+
+
+class _RefactorReport:
+    """What `harp refactor` says: as it goes (diffs and "fixed" lines on stdout, errors
+    and declined fixes on stderr), or, with `--output-format json`, one JSON object at
+    the end: {"version", "files": [{file, applied: [{id, name, span, safety}], diff,
+    written}], "declined": [{id, name, span, reason}], "errors"}."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        self.files: list[dict] = []
+        self.not_fixed: list[dict] = []
+        self.errors: list[str] = []
+
+    def error(self, line: str) -> None:
+        if self.as_json:
+            self.errors.append(line)
+        else:
+            print(line, file=sys.stderr)
+
+    def declined(self, hint, reason: str) -> None:
+        if self.as_json:
+            self.not_fixed.append({"id": hint.id, "name": hint.name,
+                                   "span": hint.to_json()["span"], "reason": reason})
+        else:
+            print(f"{hint.span}: {hint.id} not fixed: {reason}", file=sys.stderr)
+
+    def _file(self, path, outcome, written: bool) -> dict:
+        return {"file": str(path), "written": written, "diff": outcome.diff(),
+                "applied": [{"id": h.id, "name": h.name, "span": in_cells(h).to_json()["span"],
+                             "safety": safety} for h, safety in outcome.applied]}
+
+    def diff(self, path, outcome) -> None:
+        if self.as_json:
+            self.files.append(self._file(path, outcome, False))
+        else:
+            sys.stdout.write(outcome.diff())
+
+    def fixed(self, path, outcome) -> None:
+        if self.as_json:
+            self.files.append(self._file(path, outcome, True))
+        else:
+            print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
+
+    def finish(self) -> None:
+        if self.as_json:
+            json.dump({"version": 1, "files": self.files, "declined": self.not_fixed,
+                       "errors": self.errors}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
 
 
 def _new_text(path: Path, outcome) -> str:

@@ -112,3 +112,34 @@ def test_the_old_format_option_still_works(monkeypatch, capsys):
     monkeypatch.chdir(INPUTS)
     assert harp.main(["analyze", "--no-config", "--format", "json", "train.py"]) == 1
     assert json.loads(capsys.readouterr().out)["hints"][0]["id"] == "HARP201"
+
+
+def test_refactor_json_report_lists_fixes_declines_and_errors(monkeypatch, capsys, tmp_path):
+    declines = ROOT / "tests" / "codemods" / "sample_without_replacement_declines.in.py"
+    monkeypatch.chdir(INPUTS)
+    status = harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format",
+                        "json", "train.py", "broken.py", str(declines)])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 2  # broken.py
+    [fixed] = report["files"]
+    assert fixed["file"] == "train.py" and not fixed["written"]
+    assert ("HARP201", "safe", 25) in [(a["id"], a["safety"], a["span"]["line"])
+                                       for a in fixed["applied"]]
+    assert fixed["diff"].startswith("# HARP201 host-sync-in-loop at line 25 (safe fix)")
+    [decline] = [d for d in report["declined"] if d["span"]["file"] == str(declines)]
+    assert decline["id"] == "HARP505" and "no drop-in rewrite" in decline["reason"]
+    assert report["errors"] == ["broken.py:4:5: error: invalid syntax: '(' was never closed"]
+
+
+def test_refactor_reports_a_file_it_cannot_read_as_such(monkeypatch, capsys, tmp_path):
+    from harp_ir import refactor
+
+    (tmp_path / "train.py").write_text("x = 1\n")
+
+    def unreadable(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(refactor.SourceFile, "read", staticmethod(unreadable))
+    assert harp.main(["refactor", "--no-config", str(tmp_path / "train.py")]) == 2
+    assert capsys.readouterr().err == \
+        f"{tmp_path / 'train.py'}:1:1: error: cannot read: Permission denied\n"
