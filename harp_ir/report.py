@@ -302,13 +302,16 @@ def analyze_paths(paths: list[str], jobs: int = 1,
                   exclude: tuple[str, ...] = (), cache=None) -> tuple[list[Hint], list[str]]:
     """Analyse files and directories; each directory is one program (its files import
     each other). With jobs > 1 the files are analysed in worker processes, each resolving
-    the imports it needs. A program whose entry in `cache` (harp_ir.cache.Cache) is still
-    valid is not analysed again. Returns the hints and the error lines. With jobs == 1 it
-    needs a current harp context."""
+    the imports it needs; jobs <= 0 asks for -jobs workers, capped as `jobs_for` caps them
+    (0: as many as the number of files calls for). A program whose entry in `cache`
+    (harp_ir.cache.Cache) is still valid is not analysed again. Returns the hints and the
+    error lines. With one worker it needs a current harp context."""
     from harp_ir.cache import file_digest
 
     tasks, errors = tasks_for(paths, jobs, exclude)
     total, done, found = sum(len(t.targets) for t in tasks), 0, []
+    if jobs <= 0:  # as many workers as the files call for (jobs_for)
+        jobs = jobs_for(total, -jobs)
     todo, read = [], {}
     for task in tasks:
         entry = cache.get(task) if cache is not None else None

@@ -30,7 +30,7 @@ from harp_ir.frontend.lower import lower_file
 from harp_ir.frontend.source import FrontendError, decode_source, internal_error, read_source
 from harp_ir.pipeline import build
 from harp_ir.refactor import SourceFile, WriteError, refactor_source
-from harp_ir.report import analyze_paths, in_cells, jobs_for, notebook_errors, python_files
+from harp_ir.report import analyze_paths, in_cells, notebook_errors, python_files
 from harp_ir.trace import TraceError, add_traces, load_spec
 
 
@@ -387,7 +387,7 @@ def cmd_analyze(args) -> int:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
     exclude = tuple(args.exclude)
-    jobs = jobs_for(len(python_files(args.paths, exclude)[0]), args.jobs)
+    jobs = -max(args.jobs, 0)  # analyze_paths caps it by the files it lists (jobs_for)
     fmt = args.output_format or {"text": "full"}.get(args.format, args.format) or "concise"
     progress = _progress if sys.stderr.isatty() and fmt in ("concise", "full") else None
     cache = None if args.no_cache else Cache(
