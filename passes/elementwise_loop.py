@@ -27,7 +27,7 @@ from harp_ir.analysis import (
 )
 from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.frontend.names import dotted_name
-from harp_ir.rules import Fix, HintSpec, Rule
+from harp_ir.rules import Fix, HintSpec, Rule, established
 from harp_ir.shapes import tensor_rank
 
 HINT = "HARP401"
@@ -349,7 +349,7 @@ def fix_elementwise_loop(module, positions, hint):
         raise Decline("only `for i in range(len(x))` or `for v in x` over a tensor is "
                       "vectorized")
     broadcasts = {a.subject for a in hint.assumptions
-                  if a.kind == "broadcast" and a.status == "proved"}
+                  if a.kind == "broadcast" and established(a)}
     vec = _Vectorize(var, whole, tensors, (syntax.number_names(module) | broadcasts) - {var},
                      aliases)
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and \

@@ -53,7 +53,7 @@ from harp_ir.analysis import (
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax, unproved
-from harp_ir.rules import Fix, HintSpec, Rule
+from harp_ir.rules import Fix, HintSpec, Rule, established
 
 HINT = "HARP404"
 #: keywords of `compile` and `fit` that only a Keras model takes
@@ -280,7 +280,7 @@ def fix_keras_call(module, positions, hint):
     if method == "fit" and not isinstance(syntax.parents(module).get(call), cst.Expr):
         raise Decline("the program uses what `fit` returns (a History); "
                       "`train_on_batch` returns the loss")
-    if not any(a.kind == "one-batch" and a.status == "proved" for a in hint.assumptions):
+    if not any(a.kind == "one-batch" and established(a) for a in hint.assumptions):
         unproved(f"the input is one batch: `{_ON_BATCH[method]}` runs it whole, where "
                  f"`{method}` splits it into batches of 32"
                  + (" and shuffles them" if method == "fit" else ""))

@@ -143,3 +143,22 @@ def test_refactor_reports_a_file_it_cannot_read_as_such(monkeypatch, capsys, tmp
     assert harp.main(["refactor", "--no-config", str(tmp_path / "train.py")]) == 2
     assert capsys.readouterr().err == \
         f"{tmp_path / 'train.py'}:1:1: error: cannot read: Permission denied\n"
+
+
+def test_an_assumption_the_user_confirms_makes_the_fix_refactor_applies(monkeypatch, capsys,
+                                                                        tmp_path):
+    """`--assume one-batch` made HARP404's fix safe in analyze while refactor, testing
+    the status string "proved", declined it as unproved (issue #27's "one truth")."""
+    program = tmp_path / "predict.py"
+    program.write_bytes((ROOT / "tests" / "codemods" /
+                         "keras_predict_batches_unsafe.in.py").read_bytes())
+    harp.main(["analyze", "--no-config", "--no-cache", "--output-format", "json",
+               "--assume", "one-batch", str(program)])
+    [hint] = json.loads(capsys.readouterr().out)["hints"]
+    assert (hint["id"], hint["fix"]) == ("HARP404", "safe")
+    harp.main(["refactor", "--no-config", "--output-format", "json", "--assume", "one-batch",
+               str(program)])
+    report = json.loads(capsys.readouterr().out)
+    assert report["declined"] == []
+    assert [(a["id"], a["safety"]) for f in report["files"] for a in f["applied"]] == [
+        ("HARP404", "safe")]
