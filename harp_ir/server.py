@@ -3,8 +3,9 @@ code is written. Diagnostics are published on open, change and save; each hint w
 offers it as a code action (a safe fix is the preferred quick fix, an unsafe one says
 so); hovering a hint shows `harp explain`.
 
-The document is analysed as it is in the editor, not as saved, and alone (the files
-beside it are not lowered); `[tool.harp]` of the project applies. A change is analysed
+The document is analysed as it is in the editor, not as saved, with the modules of the
+workspace it imports (as `harp analyze FILE` from the workspace's folder sees it);
+`[tool.harp]` of the project applies. A change is analysed
 after a short pause in typing, and only the newest text of a document is published.
 """
 
@@ -54,22 +55,28 @@ def _feedback(path: Path) -> Feedback:
                     ignore=set(config.get("ignore", [])))
 
 
-def analyse(text: str, path: Path) -> tuple[list, list[str]]:
-    """The hints of `text` as the document at `path`, and its error lines."""
+def analyse(text: str, path: Path, root: Path | None = None) -> tuple[list, list[str]]:
+    """The hints of `text` as the document at `path`, and its error lines: the document
+    is a program with the modules of the workspace (`root`) it imports, as
+    `harp analyze path` sees it from there, with the editor's text in place of the file's."""
     from harp_ir.context import make_context
-    from harp_ir.frontend.lower import lower_source
-    from harp_ir.frontend.source import FrontendError, internal_error
-    from harp_ir.report import analyze_module
+    from harp_ir.frontend.program import Program
+    from harp_ir.report import Task, _analysed
 
+    if root is None or not path.is_relative_to(root):
+        root = path.parent
     feedback = _feedback(path)
     with make_context():
-        try:
-            found = analyze_module(lower_source(text, str(path)))
-        except FrontendError as e:
-            return [], [str(e)]
-        except Exception as e:  # noqa: BLE001  (a bug of harp's: say so, keep serving)
-            return [], [str(internal_error(str(path), e))]
-    return filter_hints(found, feedback, {str(path): text.splitlines()}), []
+        program = Program.from_paths([path], root)
+        program.unsaved[str(path)] = text
+        found, errors = _analysed(Task(root, (path,), (path,)), program)
+    return filter_hints(found, feedback, {str(path): text.splitlines()}), errors
+
+
+def _root(ls: HarpServer) -> Path | None:
+    """The workspace's folder, where the imports of a document are looked up."""
+    folder = ls.workspace.root_path
+    return Path(folder) if folder else None
 
 
 def _range(span) -> types.Range:
@@ -107,7 +114,7 @@ async def publish(ls: HarpServer, uri: str, version: int | None, wait: float = 0
     if path.suffix != ".py":
         return
     text = document.source
-    found, errors = await _off_loop(analyse, text, path)
+    found, errors = await _off_loop(analyse, text, path, _root(ls))
     if version is not None and ls.versions.get(uri, version) != version:
         return
     ls.found[uri] = found

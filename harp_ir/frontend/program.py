@@ -28,6 +28,8 @@ class Program:
         self._found = 0  # modules added from `root` on import
         self._absent: set[str] = set()  # names not found there
         self._all: dict[str, tuple[str, ...]] = {}  # a module's constant `__all__`
+        #: the text of a file as an editor holds it, read instead of the file (`harp server`)
+        self.unsaved: dict[str, str] = {}
 
     @staticmethod
     def from_paths(paths: list[Path], root: Path | None = None) -> Program:
@@ -54,7 +56,7 @@ class Program:
         self._busy.add(name)
         path = self.files[name]
         try:
-            source = read_file(path)
+            source = self.unsaved[str(path)] if str(path) in self.unsaved else read_file(path)
             tree = parse(source, str(path))
             try:
                 lowerer = Lowerer(tree, str(path), self, name, source)

@@ -72,3 +72,19 @@ async def test_a_syntax_error_is_an_error_diagnostic_at_its_place(client: Langua
     [diagnostic] = client.diagnostics[uri]
     assert diagnostic.severity == types.DiagnosticSeverity.Error
     assert diagnostic.range.start.line == 0 and "never closed" in diagnostic.message
+
+
+@pytest.mark.asyncio
+async def test_a_document_sees_the_workspace_modules_it_imports(client: LanguageClient):
+    """ddpg.py's update runs in a loop of its base class, in another file of the
+    workspace: the editor shows the hint `harp analyze` gives for the program."""
+    import shutil
+    from pathlib import Path
+
+    program = Path(__file__).resolve().parents[1] / "lit" / "cli" / "Inputs" / \
+        "base_class_program"
+    shutil.copytree(program / "agents", client.root / "agents")
+    text = (program / "agents" / "ddpg.py").read_text()
+    uri = await _open(client, "agents/ddpg.py", text)
+    assert [(d.code, d.range.start.line + 1) for d in client.diagnostics[uri]] == [
+        ("HARP405", 27)]
