@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from harp_ir import hints as hint_catalogue
 from harp_ir import notebook
-from harp_ir.analysis import ASSUMPTIONS, Assumption
+from harp_ir.findings import ASSUMPTIONS, Assumption
 from harp_ir.frontend.source import FrontendError, read_source
 
 LEVELS = {"conservative": ("low",), "default": ("low", "medium"),

@@ -23,8 +23,10 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
+if TYPE_CHECKING:
+    import nbformat
 
 SUFFIX = ".ipynb"
 _MARKER = "# %% harp cell {}"
@@ -180,6 +182,8 @@ def read(path: str | Path) -> nbformat.NotebookNode:
 def _parse(text: str) -> nbformat.NotebookNode:
     """A notebook's JSON as nbformat 4, not validated (nbformat would log the schema error):
     a cell whose source is not text stays as it is, and `join` reports it at its cell."""
+    import nbformat  # here: reading a notebook is rare, importing nbformat is not cheap
+
     data = json.loads(text)
     if _version(data) < 4:
         return nbformat.convert(nbformat.reader.reads(text), 4)
@@ -262,6 +266,8 @@ def rewrite(path: Path, old_source: str, new_source: str) -> str:
                             f"not rewritten: it is in nbformat {version}, which harp reads "
                             f"but does not write (saving it in Jupyter upgrades it to "
                             f"nbformat 4)")
+    import nbformat
+
     nb = _parse(text)
     broken = next((i for i, cell in enumerate(nb.cells, 1) if source_of(cell) is None), None)
     if broken:

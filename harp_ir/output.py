@@ -9,7 +9,7 @@ import json
 import os
 from collections import Counter
 
-from harp_ir import hints, notebook, sarif
+from harp_ir import notebook, sarif
 
 FORMATS = ("concise", "full", "json", "sarif", "github")
 #: what a safe fix is marked with in the one-line formats (ruff's mark)
@@ -52,8 +52,9 @@ def line(h, style: Style) -> str:
 def summary(found: list, style: Style) -> str:
     """`3 hints: HARP201 host-sync-in-loop x2, ...; 2 fixable with harp refactor --apply`."""
     counts = Counter(h.id for h in found)
+    names = {h.id: h.name for h in found}
     text = f"{len(found)} hint(s): " + ", ".join(
-        f"{i} {hints.BY_ID[i].name} x{n}" for i, n in sorted(counts.items()))
+        f"{i} {names[i]} x{n}" for i, n in sorted(counts.items()))
     fixable = sum(h.fix == "safe" for h in found)
     if fixable:
         text += f"; {fixable} {style.accent(FIXABLE)} fixable with `harp refactor --apply`"

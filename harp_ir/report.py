@@ -8,59 +8,27 @@ import os
 import re
 import signal
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pathspec
 from torch_mlir import ir
 
 from harp_ir import hints, notebook
-from harp_ir.analysis import Assumption, Span, cached_walks, host_module, span, walk
-from harp_ir.codemods import fix_for
-from harp_ir.diagnostics import format_mlir_error
-from harp_ir.frontend.lower import lower_file
-from harp_ir.frontend.program import Program
+from harp_ir.findings import Assumption, Hint, Span  # noqa: F401  (Hint: re-exported)
+
+if TYPE_CHECKING:
+    from harp_ir.frontend.program import Program
 from harp_ir.frontend.source import internal_error
-from harp_ir.passes import analysis_pipeline
-from harp_ir.pipeline import build
 
 SKIP_DIRS = {".venv", "venv", "__pycache__", ".git", "node_modules", "build", "Output"}
 
 
-@dataclass(frozen=True)
-class Hint:
-    id: str
-    name: str
-    span: Span
-    message: str
-    refactoring: str
-    fix: str
-    assumptions: list[Assumption] = field(default_factory=list)
-    #: the other statements its fix moves with it, in order (a chain of invariant ones)
-    moves: tuple[Span, ...] = ()
-    #: other places its message names, in any file (the call in the loop that runs it)
-    related: tuple[Span, ...] = ()
-
-    def text(self) -> str:
-        return f"{self.span}: {self.id} {self.name}: {self.message}"
-
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d["span"] = asdict(self.span)
-        d["doc"] = hints.BY_ID[self.id].doc
-        return d
-
-    @staticmethod
-    def from_json(d: dict) -> Hint:
-        """The hint `to_json` wrote (the result cache keeps hints so)."""
-        return Hint(d["id"], d["name"], Span(**d["span"]), d["message"], d["refactoring"],
-                    d["fix"], [Assumption(**a) for a in d["assumptions"]],
-                    tuple(Span(**m) for m in d["moves"]),
-                    tuple(Span(**r) for r in d["related"]))
-
-
 def _module_attr(op: ir.Operation, name: str) -> str:
     """A string attribute of the host.module that holds `op`, or ""."""
+    from harp_ir.analysis import host_module
+
     parent = host_module(op)
     if parent is None or name not in parent.attributes:
         return ""
@@ -69,6 +37,8 @@ def _module_attr(op: ir.Operation, name: str) -> str:
 
 def _dynamic_features(op: ir.Operation) -> list[str]:
     """The dynamic features recorded on the host.module that holds `op`."""
+    from harp_ir.analysis import host_module
+
     parent = host_module(op)
     if parent is None or "harp.dynamic" not in parent.attributes:
         return []
@@ -81,6 +51,9 @@ def collect(module: ir.Module) -> list[Hint]:
     """The hints recorded (as `harp.hints`) on the ops of an analysed module. In a module
     that uses eval/exec, monkey-patching or computed attribute names, every hint also
     rests on the library not being patched: a medium-risk speculation."""
+    from harp_ir.analysis import span, walk
+    from harp_ir.codemods import fix_for
+
     found = []
     for op in walk(module.operation):
         if "harp.hints" not in op.attributes:
@@ -116,6 +89,10 @@ def collect(module: ir.Module) -> list[Hint]:
 def analyze_module(module: ir.Module) -> list[Hint]:
     """Run every hint pass. The module is verified once: the analysis passes only add
     attributes, so verifying after each of them (harp-opt's default) would be wasted."""
+    from harp_ir.analysis import cached_walks
+    from harp_ir.passes import analysis_pipeline
+    from harp_ir.pipeline import build
+
     module.operation.verify()
     with cached_walks():
         build(list(analysis_pipeline()), verify_each=False).run(module.operation)
@@ -125,6 +102,8 @@ def analyze_module(module: ir.Module) -> list[Hint]:
 def analyze_file(path: str | Path) -> list[Hint]:
     """Lower and analyse one file (a notebook's hints are at its cells). Needs a current
     harp context."""
+    from harp_ir.frontend.lower import lower_file
+
     return [in_cells(h) for h in analyze_module(lower_file(path))]
 
 
@@ -239,6 +218,8 @@ def run_task_reading(task: Task) -> tuple[list[Hint], list[str], list[str], list
     """`run_task`, with what the result depends on besides the program's own files: the
     modules of the project it looked up for imports, and the paths of those it looked
     for and did not find (the result cache checks both)."""
+    from harp_ir.frontend.program import Program
+
     program = Program.from_paths(list(task.program), task.root)
     hints, errors = _analysed(task, program)
     given = {str(p) for p in task.program}
@@ -247,6 +228,9 @@ def run_task_reading(task: Task) -> tuple[list[Hint], list[str], list[str], list
 
 
 def _analysed(task: Task, program: Program) -> tuple[list[Hint], list[str]]:
+    """The hints of a task's targets, with their error lines, from its program."""
+    from harp_ir.diagnostics import format_mlir_error
+
     wanted = {str(t) for t in task.targets}
     for name, path in list(program.files.items()):  # lowering may look modules up
         if str(path) in wanted:
@@ -287,6 +271,18 @@ def _run_task_in_worker(task: Task):
         return run_task_reading(task)
 
 
+def _a_context():
+    """The current harp context, or a new one: a run the cache answers whole needs none
+    (and never imports what making one imports)."""
+    import contextlib
+
+    if ir.Context.current is not None:
+        return contextlib.nullcontext()
+    from harp_ir.context import make_context
+
+    return make_context()
+
+
 def jobs_for(files: int, requested: int = 0) -> int:
     """Worker processes for `files` files: as many as requested, capped by the files and
     the cores; by default one for small inputs (a worker costs seconds to start), else all
@@ -305,7 +301,7 @@ def analyze_paths(paths: list[str], jobs: int = 1,
     the imports it needs; jobs <= 0 asks for -jobs workers, capped as `jobs_for` caps them
     (0: as many as the number of files calls for). A program whose entry in `cache`
     (harp_ir.cache.Cache) is still valid is not analysed again. Returns the hints and the
-    error lines. With one worker it needs a current harp context."""
+    error lines. With one worker it uses the current harp context, or makes one."""
     from harp_ir.cache import file_digest
 
     tasks, errors = tasks_for(paths, jobs, exclude)
@@ -345,9 +341,10 @@ def analyze_paths(paths: list[str], jobs: int = 1,
             results = pool.imap(_run_task_in_worker, todo)
             for task, result in zip(todo, results, strict=True):
                 finished(task, result)
-    else:
-        for task in todo:
-            finished(task, run_task_reading(task))
+    elif todo:
+        with _a_context():
+            for task in todo:
+                finished(task, run_task_reading(task))
     # a file two programs hold (a module one imports, given too) is reported once
     unique = {(str(Path(h.span.file).resolve()), h.span.line, h.span.col, h.id, h.message): h
               for h in found}

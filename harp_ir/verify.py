@@ -22,8 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
 #: a number as programs print it: 3, -0.25, 1e-05, 1.5E+3, nan, inf
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)")
 
@@ -76,6 +74,8 @@ def stopped_at_once(path: Path, data: bytes) -> bytes:
     stop = f"raise SystemExit('harp --verify: {path.name} ran')\n"
     if path.suffix != ".ipynb":
         return stop.encode()
+    import nbformat
+
     try:
         metadata = nbformat.reads(data.decode("utf-8"), as_version=4).metadata
     except Exception:  # an unreadable notebook: any notebook that stops will do

@@ -19,19 +19,13 @@ from pathlib import Path
 from torch_mlir import ir
 
 from harp_ir import hints, notebook, output, verify
-from harp_ir.analysis import ASSUMPTIONS
 from harp_ir.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
 from harp_ir.cache import Cache
 from harp_ir.cli import interruptible
-from harp_ir.context import make_context
-from harp_ir.diagnostics import format_mlir_error
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
-from harp_ir.frontend.lower import lower_file
+from harp_ir.findings import ASSUMPTIONS
 from harp_ir.frontend.source import FrontendError, decode_source, internal_error, read_source
-from harp_ir.pipeline import build
-from harp_ir.refactor import SourceFile, WriteError, refactor_source
 from harp_ir.report import analyze_paths, in_cells, notebook_errors, python_files
-from harp_ir.trace import TraceError, add_traces, load_spec
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -112,6 +106,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def cmd_import(args) -> int:
+    from harp_ir.context import make_context
+    from harp_ir.frontend.lower import lower_file
+    from harp_ir.pipeline import build
+    from harp_ir.trace import TraceError, add_traces, load_spec
+
     with make_context():
         try:
             module = lower_file(args.file)
@@ -165,6 +164,11 @@ def _feedback(args) -> Feedback:
 
 
 def cmd_refactor(args) -> int:
+    # here, not at the top: `harp analyze` answered by its cache imports none of this
+    from harp_ir.context import make_context
+    from harp_ir.diagnostics import format_mlir_error
+    from harp_ir.refactor import SourceFile, WriteError, refactor_source
+
     try:
         feedback = _feedback(args)
     except ConfigError as e:
@@ -298,6 +302,8 @@ _ABOUT_SPEED = {"hot-loop", "accelerator", "logging-cost", "loading-cost", "ever
 def _verified(args, feedback, fixed):
     """`fixed` with only the fixes a run of `args.verify` shows keep behaviour (see
     harp_ir/verify.py); reports each fix and the times on stderr."""
+    from harp_ir.refactor import refactor_source
+
     root = Path.cwd().resolve()
     outside = [p for p, *_ in fixed if not p.resolve().is_relative_to(root)]
     if outside:
@@ -392,8 +398,7 @@ def cmd_analyze(args) -> int:
     progress = _progress if sys.stderr.isatty() and fmt in ("concise", "full") else None
     cache = None if args.no_cache else Cache(
         args.cache_dir or os.environ.get("HARP_CACHE_DIR") or DEFAULT_CACHE_DIR)
-    with make_context():
-        found, errors = analyze_paths(args.paths, jobs, progress, exclude, cache)
+    found, errors = analyze_paths(args.paths, jobs, progress, exclude, cache)
     if progress:
         sys.stderr.write("\r\033[K")
     found = filter_hints(found, feedback)

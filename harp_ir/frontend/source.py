@@ -11,11 +11,12 @@ import sys
 import tokenize
 import warnings
 from pathlib import Path
-
-import libcst as cst
-from libcst.metadata import PositionProvider
+from typing import TYPE_CHECKING
 
 from harp_ir import notebook
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class FrontendError(Exception):
@@ -90,6 +91,8 @@ def parse(source: str, filename: str) -> cst.Module:
     deep enough to overflow the native stack of libcst's parser (a crash, not an error),
     under Python's default recursion limit: what CPython itself would refuse to compile.
     Source over MAX_SOURCE_CHARS is refused."""
+    import libcst as cst  # here: reading a file's text (the result cache) does not need it
+
     if len(source) > MAX_SOURCE_CHARS:
         raise FrontendError(filename, 1, 1, f"{len(source):,} characters of source, over "
                                             f"harp's limit of {MAX_SOURCE_CHARS:,} (generated "
@@ -196,6 +199,8 @@ def positions(tree: cst.Module) -> dict:
     """Source ranges of every node. Runs libcst's PositionProvider directly: through
     MetadataWrapper.resolve the same result costs twice as long (an extra batched visit of
     the whole tree)."""
+    from libcst.metadata import PositionProvider
+
     provider = PositionProvider()
     provider._gen_impl(tree)
     return provider._computed

@@ -109,3 +109,21 @@ def test_an_unwritable_cache_is_not_an_error(project, capsys):
     root, _ = project
     (root / "blocked").write_text("a file where the cache folder would be")
     assert run(capsys, "--cache-dir", "blocked/cache", "train.py")[0] == 1
+
+
+def test_a_run_the_cache_answers_imports_no_analysis(project):
+    """What makes a warm run fast: with every program in the cache, harp imports neither
+    libcst, nbformat, the passes nor the torch dialect (a fresh process, as users run it)."""
+    import subprocess
+    import sys
+
+    root, _ = project
+    script = ("import sys, io, contextlib\nfrom harp_ir.cli import harp\n"
+              "with contextlib.redirect_stdout(io.StringIO()):\n"
+              "    status = harp.main(['analyze', '--no-config', 'train.py'])\n"
+              "heavy = ['libcst', 'nbformat', 'harp_ir.passes', 'torch_mlir.dialects.torch']\n"
+              "print(status, [m for m in heavy if m in sys.modules])\n")
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                           text=True, timeout=300) for _ in range(2)]
+    assert runs[0].stdout.split(" ", 1)[0] == "1" and "libcst" in runs[0].stdout  # a miss
+    assert runs[1].stdout == "1 []\n", runs[1].stdout + runs[1].stderr
