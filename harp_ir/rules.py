@@ -24,7 +24,7 @@ class HintSpec:
     refactoring: str  # Fix: what to write instead
     before: str = ""  # Example
     after: str = ""
-    #: the assumption kinds (`harp_ir.analysis.ASSUMPTIONS`) its hints may rest on
+    #: the assumption kinds (`harp_ir.findings.ASSUMPTIONS`) its hints may rest on
     assumptions: tuple[str, ...] = ()
 
     @property
