@@ -221,13 +221,13 @@ def run_task_reading(task: Task) -> tuple[list[Hint], list[str], list[str], list
     from harp_ir.frontend.program import Program
 
     program = Program.from_paths(list(task.program), task.root)
-    hints, errors = _analysed(task, program)
+    hints, errors = analyse_task(task, program)
     given = {str(p) for p in task.program}
     looked_up = [str(p) for p in program.files.values() if str(p) not in given]
     return hints, errors, looked_up, [str(p) for p in program.absent_paths()]
 
 
-def _analysed(task: Task, program: Program) -> tuple[list[Hint], list[str]]:
+def analyse_task(task: Task, program: Program) -> tuple[list[Hint], list[str]]:
     """The hints of a task's targets, with their error lines, from its program."""
     from harp_ir.diagnostics import format_mlir_error
 

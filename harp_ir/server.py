@@ -61,7 +61,7 @@ def analyse(text: str, path: Path, root: Path | None = None) -> tuple[list, list
     `harp analyze path` sees it from there, with the editor's text in place of the file's."""
     from harp_ir.context import make_context
     from harp_ir.frontend.program import Program
-    from harp_ir.report import Task, _analysed
+    from harp_ir.report import Task, analyse_task
 
     if root is None or not path.is_relative_to(root):
         root = path.parent
@@ -69,7 +69,7 @@ def analyse(text: str, path: Path, root: Path | None = None) -> tuple[list, list
     with make_context():
         program = Program.from_paths([path], root)
         program.unsaved[str(path)] = text
-        found, errors = _analysed(Task(root, (path,), (path,)), program)
+        found, errors = analyse_task(Task(root, (path,), (path,)), program)
     return filter_hints(found, feedback, {str(path): text.splitlines()}), errors
 
 
@@ -88,8 +88,7 @@ def diagnostic(h) -> types.Diagnostic:
     fix = {"safe": " [safe fix]", "unsafe": " [unsafe fix]"}.get(h.fix, "")
     return types.Diagnostic(
         range=_range(h.span), message=h.message + fix, severity=types.DiagnosticSeverity.Warning,
-        code=h.id, source="harp", code_description=None,
-        data={"id": h.id, "fix": h.fix})
+        code=h.id, source="harp")
 
 
 def _error_diagnostic(line: str) -> types.Diagnostic:
