@@ -132,38 +132,46 @@ class AttributeKindError(ValueError):
         self.op = op
 
 
-def string_attr(op: ir.Operation, name: str, default: str = "") -> str:
-    """The text of a string attribute, `default` when `op` has none of that name."""
+def _attribute(op: ir.Operation, name: str, fits, expected: str) -> ir.Attribute | None:
+    """`op`'s attribute `name` (None when it has none), which `fits` must accept: else an
+    AttributeKindError saying it must be `expected`."""
     attrs = op.attributes
     if name not in attrs:
-        return default
+        return None
     attr = attrs[name]
-    if not isinstance(attr, ir.StringAttr):
-        raise AttributeKindError(op, name, "a string attribute", attr)
-    return attr.value
+    if not fits(attr):
+        raise AttributeKindError(op, name, expected, attr)
+    return attr
+
+
+def _is_string(attr: ir.Attribute) -> bool:
+    return isinstance(attr, ir.StringAttr)
+
+
+def _is_strings(attr: ir.Attribute) -> bool:
+    return isinstance(attr, ir.ArrayAttr) and all(isinstance(a, ir.StringAttr) for a in attr)
+
+
+def _is_integer(attr: ir.Attribute) -> bool:
+    return isinstance(attr, ir.IntegerAttr)
+
+
+def string_attr(op: ir.Operation, name: str, default: str = "") -> str:
+    """The text of a string attribute, `default` when `op` has none of that name."""
+    attr = _attribute(op, name, _is_string, "a string attribute")
+    return default if attr is None else attr.value
 
 
 def strings_attr(op: ir.Operation, name: str) -> list[str]:
     """The texts of an array-of-strings attribute, [] when `op` has none of that name."""
-    attrs = op.attributes
-    if name not in attrs:
-        return []
-    attr = attrs[name]
-    if not isinstance(attr, ir.ArrayAttr) or not all(isinstance(a, ir.StringAttr)
-                                                      for a in attr):
-        raise AttributeKindError(op, name, "an array of strings", attr)
-    return [a.value for a in attr]
+    attr = _attribute(op, name, _is_strings, "an array of strings")
+    return [] if attr is None else [a.value for a in attr]
 
 
 def int_attr(op: ir.Operation, name: str, default: int | None = None) -> int | None:
     """The value of an integer attribute, `default` when `op` has none of that name."""
-    attrs = op.attributes
-    if name not in attrs:
-        return default
-    attr = attrs[name]
-    if not isinstance(attr, ir.IntegerAttr):
-        raise AttributeKindError(op, name, "an integer attribute", attr)
-    return attr.value
+    attr = _attribute(op, name, _is_integer, "an integer attribute")
+    return default if attr is None else attr.value
 
 
 def describe_loop(loop: ir.Operation) -> str:

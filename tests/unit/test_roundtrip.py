@@ -15,7 +15,11 @@ INPUTS = sorted(p for p in [*ROOT.glob("examples/*.py"), *ROOT.glob("tests/lit/*
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_pretty_and_generic_forms_reparse(ctx, path):
-    module = lower_file(path)
+    assert_round_trips(lower_file(path))
+
+
+def assert_round_trips(module: ir.Module) -> None:
+    """Printed in either form and parsed again, the module verifies and prints the same."""
     for generic in (False, True):
         text = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=generic)
         again = ir.Module.parse(text)
@@ -30,10 +34,4 @@ def test_a_program_with_no_statements_round_trips(ctx, tmp_path, source):
     empty range prints as a point), so its text did not round-trip."""
     path = tmp_path / "empty.py"
     path.write_text(source)
-    module = lower_file(path)
-    for generic in (False, True):
-        text = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=generic)
-        again = ir.Module.parse(text)
-        assert again.operation.verify()
-        assert again.operation.get_asm(enable_debug_info=True,
-                                       print_generic_op_form=generic) == text
+    assert_round_trips(lower_file(path))
