@@ -58,7 +58,6 @@ class Cache:
 
     def __init__(self, directory: str | Path):
         self.directory = Path(directory)
-        self.hits = self.misses = 0
 
     def key(self, task) -> str:
         """The entry's name for a task: harp, the program's files and what is reported."""
@@ -82,11 +81,7 @@ class Cache:
                 not any(map(os.path.exists, entry["absent"]))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             valid = False
-        if not valid:
-            self.misses += 1
-            return None
-        self.hits += 1
-        return entry
+        return entry if valid else None
 
     def put(self, task, hints: list[dict], errors: list[str], read: dict[str, str | None],
             absent: list[str]) -> None:

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field
 
 from torch_mlir import ir
 
+from harp_ir.rules import explain_command
+
 
 @dataclass(frozen=True)
 class Span:
@@ -113,7 +115,7 @@ class Hint:
     def to_json(self) -> dict:
         d = asdict(self)
         d["span"] = asdict(self.span)
-        d["doc"] = f"harp explain {self.id}"  # HintSpec.doc: what ships documents it
+        d["doc"] = explain_command(self.id)  # as HintSpec.doc, without the catalogue
         return d
 
     @staticmethod

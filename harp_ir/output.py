@@ -127,14 +127,23 @@ def github(h) -> str:
     return f"::warning {props}::{_escape(h.message + mark)}"
 
 
-def _github_error(error: str) -> str:
-    """An error line (`path:line:col: error: message`) as an `::error` workflow command."""
+def error_place(error: str) -> tuple[str, int, int, str] | None:
+    """(path, line, column, message) of an error line `path:line:col: error: message`;
+    None for one without a line and column (a notebook's cell, a usage error)."""
     parts = error.split(":", 3)
     if len(parts) == 4 and parts[1].isdigit() and parts[2].isdigit():
-        path, row, col, message = parts
-        props = f"file={_escape(path, True)},line={row},col={col}"
-        return f"::error {props}::{_escape(message.removeprefix(' error: ').strip())}"
-    return f"::error::{_escape(error)}"
+        return (parts[0], int(parts[1]), int(parts[2]),
+                parts[3].removeprefix(" error: ").strip())
+    return None
+
+
+def _github_error(error: str) -> str:
+    """An error line as an `::error` workflow command, at its place when it has one."""
+    place = error_place(error)
+    if place is None:
+        return f"::error::{_escape(error)}"
+    path, row, col, message = place
+    return f"::error file={_escape(path, True)},line={row},col={col}::{_escape(message)}"
 
 
 def render(fmt: str, found: list, errors: list[str], level: str, out, err) -> None:

@@ -17,10 +17,10 @@ from torch_mlir import ir
 
 from harp_ir import hints, notebook
 from harp_ir.findings import Assumption, Hint, Span  # noqa: F401  (Hint: re-exported)
+from harp_ir.frontend.source import internal_error
 
 if TYPE_CHECKING:
     from harp_ir.frontend.program import Program
-from harp_ir.frontend.source import internal_error
 
 SKIP_DIRS = {".venv", "venv", "__pycache__", ".git", "node_modules", "build", "Output"}
 
@@ -208,16 +208,11 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
     return [replace(task, also_reported=everything) for task in tasks], errors
 
 
-def run_task(task: Task) -> tuple[list[Hint], list[str]]:
-    """Lower the targets (and, on demand, the modules they import) and analyse them.
-    Needs a current harp context."""
-    return run_task_reading(task)[:2]
-
-
-def run_task_reading(task: Task) -> tuple[list[Hint], list[str], list[str], list[str]]:
-    """`run_task`, with what the result depends on besides the program's own files: the
-    modules of the project it looked up for imports, and the paths of those it looked
-    for and did not find (the result cache checks both)."""
+def run_task(task: Task) -> tuple[list[Hint], list[str], list[str], list[str]]:
+    """Lower the targets (and, on demand, the modules they import) and analyse them: the
+    hints, the error lines, and what the result depends on besides the program's own
+    files (the modules of the project looked up for imports, and the paths of those looked
+    for and not found, which the result cache checks). Needs a current harp context."""
     from harp_ir.frontend.program import Program
 
     program = Program.from_paths(list(task.program), task.root)
@@ -268,7 +263,7 @@ def _run_task_in_worker(task: Task):
 
         _WORKER_CONTEXT = make_context()
     with _WORKER_CONTEXT:
-        return run_task_reading(task)
+        return run_task(task)
 
 
 def _a_context():
@@ -313,7 +308,8 @@ def analyze_paths(paths: list[str], jobs: int = 1,
         entry = cache.get(task) if cache is not None else None
         if entry is None:
             todo.append(task)
-            read[task] = {str(p): file_digest(p) for p in task.program}  # before reading
+            if cache is not None:  # the digests an entry is checked by, taken before reading
+                read[task] = {str(p): file_digest(p) for p in task.program}
             continue
         found += [Hint.from_json(h) for h in entry["hints"]]
         errors += entry["errors"]
@@ -344,7 +340,7 @@ def analyze_paths(paths: list[str], jobs: int = 1,
     elif todo:
         with _a_context():
             for task in todo:
-                finished(task, run_task_reading(task))
+                finished(task, run_task(task))
     # a file two programs hold (a module one imports, given too) is reported once
     unique = {(str(Path(h.span.file).resolve()), h.span.line, h.span.col, h.id, h.message): h
               for h in found}

@@ -13,6 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 
+def explain_command(hint_id: str) -> str:
+    """Where a hint's documentation is, in what ships: the command that prints it (the
+    README, in the package's metadata, has it under its anchor too)."""
+    return f"harp explain {hint_id}"
+
+
 @dataclass(frozen=True)
 class HintSpec:
     """The documentation of a hint: `harp explain`, the README, SARIF rules."""
@@ -34,9 +40,7 @@ class HintSpec:
 
     @property
     def doc(self) -> str:
-        """Where its documentation is, in what ships: the command that prints it (the
-        README, in the package's metadata, has it under `anchor` too)."""
-        return f"harp explain {self.id}"
+        return explain_command(self.id)
 
     def markdown(self) -> str:
         """Its documentation as Markdown: what it finds, why, the example, the fix."""

@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 
 import harp_ir
 from harp_ir.feedback import ConfigError, Feedback, filter_hints, load_config
+from harp_ir.output import error_place
 
 #: seconds without a change before a changed document is analysed again
 PAUSE = 0.3
@@ -92,11 +93,8 @@ def diagnostic(h) -> types.Diagnostic:
 
 
 def _error_diagnostic(line: str) -> types.Diagnostic:
-    """An error line (`path:line:col: error: message`) at its place."""
-    parts = line.split(":", 3)
-    row = int(parts[1]) if len(parts) == 4 and parts[1].isdigit() else 1
-    col = int(parts[2]) if len(parts) == 4 and parts[2].isdigit() else 1
-    message = parts[3].removeprefix(" error: ") if len(parts) == 4 else line
+    """An error line (`path:line:col: error: message`) at its place, else at the start."""
+    _, row, col, message = error_place(line) or ("", 1, 1, line)
     at = types.Position(line=row - 1, character=col - 1)
     return types.Diagnostic(range=types.Range(start=at, end=at), message=message,
                             severity=types.DiagnosticSeverity.Error, source="harp")

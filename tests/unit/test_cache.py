@@ -26,13 +26,13 @@ def project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("HARP_CACHE_DIR", raising=False)
     analysed = []
-    real = report.run_task_reading
+    real = report.run_task
 
     def counting(task):
         analysed.append(sorted(p.name for p in task.targets))
         return real(task)
 
-    monkeypatch.setattr(report, "run_task_reading", counting)
+    monkeypatch.setattr(report, "run_task", counting)
     return tmp_path, analysed
 
 
