@@ -1,6 +1,7 @@
 """Conditioned feedback: levels, confirmed and denied assumptions, inline ignores."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -149,6 +150,32 @@ def test_sarif_has_the_required_fields(tmp_path, capsys):
         region = result["locations"][0]["physicalLocation"]["region"]
         assert region["startLine"] >= 1 and region["startColumn"] >= 1
     assert run["invocations"][0]["executionSuccessful"] is True
+
+
+SARIF_SCHEMA = Path(__file__).parents[2] / ".venv" / "share" / "sarif-schema-2.1.0.json"
+
+
+@pytest.mark.parametrize("where", ["train.py", "notebook.ipynb", "nothing.py"])
+def test_sarif_is_valid_against_the_official_schema(tmp_path, capsys, where):
+    """`make unit` fetches the official schema (Makefile, SARIF_SCHEMA); a run without it
+    fails here rather than passing untested."""
+    import jsonschema
+
+    assert SARIF_SCHEMA.is_file(), f"{SARIF_SCHEMA} is missing: run `make unit`"
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    assert schema["title"].startswith("Static Analysis Results Format (SARIF) Version 2.1.0")
+    if where == "notebook.ipynb":
+        import nbformat
+
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SRC)])
+        nbformat.write(nb, str(tmp_path / where))
+    else:
+        (tmp_path / where).write_text(SRC if where == "train.py" else "x = 1\n")
+    harp.main(["analyze", "--output-format", "sarif", str(tmp_path / where)])
+    log = json.loads(capsys.readouterr().out)
+    assert where == "nothing.py" or log["runs"][0]["results"]
+    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(log), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
 
 
 def test_dynamic_features_add_a_not_patched_assumption(tmp_path, capsys):
