@@ -1184,6 +1184,9 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
             stores = _stores(module).get(string_attr(callee, "attr"), [])
             return _function_made(producer(stores[0].operands[0])) if len(stores) == 1 \
                 else None
+        target = program_module_of(callee.operands[0])
+        if target is not None:  # `import pkg.data as data; data.load(...)`
+            return _function_made(_bound_in(target, string_attr(callee, "attr")))
         return _called_method(callee, call)
     if callee is None or callee.name != "host.load":
         return None
@@ -1214,6 +1217,20 @@ def _function_made(made: ir.Operation | None) -> ir.Operation | None:
             "harp.decorator" in made.attributes:
         made = producer(list(made.operands)[-1])
     return made if made is not None and made.name == "host.func" else None
+
+
+def program_module_of(value: ir.Value) -> ir.Operation | None:
+    """The file of the program (its host.module) that `value` is, when it is a name bound
+    once to a module import (`import yolov3_tf2.dataset as dataset`, `from pkg import
+    data` where `data` is a file of the program)."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return None
+    bound = stored_once(load)
+    made = producer(bound) if bound is not None else None
+    if made is None or made.name != "host.import":
+        return None
+    return _program_modules(made).get(string_attr(made, "qualname"))
 
 
 def _this_module(value: ir.Value, at: ir.Operation) -> bool:
@@ -1821,6 +1838,23 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
     stores = _stores(scope).get(string_attr(op, "name"), [])
     made = producer(_unpacked(stores[0].operands[0])) if len(stores) == 1 else None
     return imported(made) if made is not None and made.name == "host.import" else made
+
+
+def definitions(value: ir.Value, scope: ir.Operation) -> list[ir.Operation]:
+    """The op computing `value` at every store of its local in `scope`, when each store is
+    a plain binding (`if tiny: yolo = YoloV3Tiny() else: yolo = YoloV3()` gives both
+    calls); a question that holds for all of them holds for the value. [] when a store
+    binds something this cannot see (a loop target, an unpacking of a call)."""
+    op = producer(value)
+    if op is None or op.name != "host.load":
+        return [op] if op is not None else []
+    found = []
+    for store in _stores(scope).get(string_attr(op, "name"), []):
+        made = producer(_unpacked(store.operands[0]))
+        if made is None or made.name == "host.unpack":
+            return []
+        found.append(imported(made) if made.name == "host.import" else made)
+    return found
 
 
 def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:

@@ -41,7 +41,9 @@ from harp_ir.analysis import (
     loops_around,
     made_once,
     modulus_kind,
+    per_run,
     producer,
+    program_of,
     program_trains,
     runs_inner_loop,
     same_op,
@@ -204,25 +206,30 @@ def trains(loop: ir.Operation, depth: int = 2) -> bool:
     """Whether an iteration of `loop` runs a training step: `backward()` or an optimizer's
     `step()` (TensorFlow: `apply_gradients`, `minimize`, Keras' `train_on_batch`), in its
     body or in a function of the program it calls (`depth` levels)."""
+    return any(True for _ in training_sites(loop, depth))
+
+
+def training_sites(loop: ir.Operation, depth: int = 2):
+    """The calls in `loop` that run a training step, directly or through the program's
+    functions (see `trains`)."""
     for op in walk(loop):
         if op.name != "host.call":
             continue
         method = string_attr(op, "method")
         if method == "backward" or string_attr(op, "qualname").startswith("torch.optim.") \
                 and method == "step" or method in _TF_TRAINING:
-            return True
+            yield op
         if method == "run" and string_attr(op, "qualname") in (SESSION_RUN, "") and \
                 _runs_training_op(op):
-            return True  # `sess.run(train_op)`, the session a parameter or an attribute
+            yield op  # `sess.run(train_op)`, the session a parameter or an attribute
         if method == "step":
             callee = producer(op.operands[0])
             owner = producer(callee.operands[0]) if callee is not None and \
                 callee.name == "host.getattr" else None
             if owner is not None and string_attr(owner, "harp.kind") == "optimizer":
-                return True
+                yield op
         if depth > 0 and any(trains(f, depth - 1) for f in called_functions(op)):
-            return True
-    return False
+            yield op
 
 
 def _runs_training_op(run: ir.Operation) -> bool:
@@ -252,6 +259,34 @@ def training_work(loop: ir.Operation) -> bool:
         trains(outer) for outer in loops_around(loop)))
 
 
+@per_run(key=program_of)
+def program_has_training_loop(op: ir.Operation) -> bool:
+    """Whether some loop of the program holding `op` runs a training step (`trains`):
+    PyTorch's `backward()`, an optimizer's step, Keras' or TF1's training runs."""
+    return any(o.name in ("host.for", "host.while") and trains(o)
+               for o in walk(program_of(op)))
+
+
+def loop_run_rate(loop: ir.Operation) -> list[Assumption]:
+    """What a hint on the cost of a loop's own iterations (a per-element loop, quadratic
+    growth) rests on about how often the loop itself runs: nothing when it is a loop of
+    the program's training work; else the guards and once-per-epoch of the training loop
+    that runs it through calls; else, in a program that trains in a loop that never
+    reaches it, a high-risk speculation: it runs outside the steps (set-up, evaluation,
+    sampling, plotting once an epoch)."""
+    if training_work(loop):
+        return []
+    ctx = per_step(loop, training_work)
+    if ctx is not None:
+        return ctx.frequency_assumptions()
+    if not program_has_training_loop(loop):
+        return []  # an inference or data-processing program: this may be its main work
+    return [Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                       "the program trains in another loop, which does not run this one: "
+                       "it runs outside the training steps (set-up, evaluation, sampling, "
+                       "or once an epoch)")]
+
+
 def over_data(loop: ir.Operation) -> bool:
     """Whether a `for` loop iterates a data loader (directly, or wrapped in `enumerate`,
     `tqdm` and the like)."""
@@ -277,12 +312,45 @@ def evaluation_loop(loop: ir.Operation) -> str:
     (its iterations run no backward or optimizer step, no loop around it in its function
     does, and another part of the program does): such a pass runs once, or once per epoch,
     not on the program's every step. "" when it is not one."""
-    if trains(loop) or any(trains(outer) for outer in loops_around(loop)):
+    if trains(loop) or any(_trains_around(outer, loop) for outer in loops_around(loop)):
         return ""
-    if not program_trains(loop):
+    if training_step_caller(loop) is not None:
+        return ""  # a helper a training loop calls (a gradient-norm loop in each step)
+    if not (program_trains(loop) or program_has_training_loop(loop)):
         return ""  # an inference program: this pass is its main loop
     return ("an evaluation pass (its iterations run no backward or optimizer step, and the "
             "program trains elsewhere): it runs once, or once per epoch")
+
+
+def training_step_caller(op: ir.Operation) -> Context | None:
+    """The context in which a training step runs `op` through calls (a model's `forward`,
+    a gradient-norm helper, called from the loop of steps); None when no step does."""
+    return next((c for c in contexts(op) if c.chain and _trains_around(c.loop, c.site)),
+                None)
+
+
+def _trains_around(outer: ir.Operation, loop: ir.Operation) -> bool:
+    """Whether an iteration of `outer` (a loop around `loop`, or around the call that runs
+    it) is itself a training step: it trains other than in a loop beside `loop`, and other
+    than through a call of a function that trains in a loop of its own. An epoch loop
+    whose training is its loop over batches, or a `train(...)` call that loops over them,
+    with the validation pass after it, does not make the validation pass a training loop;
+    a gradient-norm helper called in the loop of steps runs on every step."""
+    for site in training_sites(outer):
+        beside = [inner for inner in loops_around(site) if holds(outer, inner) and
+                  not same_op(inner, outer) and not holds(inner, loop)]
+        if beside:
+            continue
+        called = called_functions(site)
+        if called and all(_trains_in_own_loop(f) for f in called):
+            continue
+        return True
+    return False
+
+
+def _trains_in_own_loop(func: ir.Operation) -> bool:
+    """Whether `func` runs its training steps in a loop of its own (an epoch's pass)."""
+    return any(o.name in ("host.for", "host.while") and trains(o, 1) for o in walk(func))
 
 
 def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | None:

@@ -108,6 +108,8 @@ class Hint:
     moves: tuple[Span, ...] = ()
     #: other places its message names, in any file (the call in the loop that runs it)
     related: tuple[Span, ...] = ()
+    #: the fix once the user confirms every assumption not proved ("" when the same)
+    fix_if_confirmed: str = ""
 
     def text(self) -> str:
         return f"{self.span}: {self.id} {self.name}: {self.message}"
@@ -124,4 +126,4 @@ class Hint:
         return Hint(d["id"], d["name"], Span(**d["span"]), d["message"], d["refactoring"],
                     d["fix"], [Assumption(**a) for a in d["assumptions"]],
                     tuple(Span(**m) for m in d["moves"]),
-                    tuple(Span(**r) for r in d["related"]))
+                    tuple(Span(**r) for r in d["related"]), d.get("fix_if_confirmed", ""))

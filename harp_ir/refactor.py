@@ -20,8 +20,7 @@ from pathlib import Path
 
 from harp_ir import codemods
 from harp_ir.feedback import Feedback, filter_hints
-from harp_ir.frontend.lower import lower_source
-from harp_ir.report import Hint, analyze_module
+from harp_ir.report import Hint, Task, analyze_module
 
 MAX_STEPS = 100
 
@@ -50,10 +49,29 @@ def _label(side: str, path: Path) -> str:
     return str(path) if path.is_absolute() else f"{side}/{path}"
 
 
-def refactor_source(source: str, path: Path, feedback: Feedback,
-                    unsafe: bool = False, allow=None) -> Outcome:
+def hints_in(source: str, path: Path, task: Task | None = None) -> list[Hint]:
+    """The hints of `path`, holding `source`, as `harp analyze` finds them: in the program
+    of `task` (a directory is one program, files given side by side are one; `path` alone
+    by default), its other files as they are on disk, imports looked up from its root."""
+    from harp_ir.frontend.program import Program
+
+    task = task or Task(path.parent, (path,), (path,))
+    program = Program.from_paths(list(task.program), task.root)
+    program.unsaved[str(path)] = source
+    for name, file in list(program.files.items()):  # lowering may look modules up
+        if file in task.targets or file == path:
+            program.lower(name)
+    mine = [e for e in program.errors if e.filename == str(path)]
+    if mine:
+        raise mine[0]
+    return [h for h in analyze_module(program.module) if h.span.file == str(path)]
+
+
+def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = False,
+                    allow=None, task: Task | None = None) -> Outcome:
     """Fix what can be fixed in `source` (only the fixes whose key `allow` holds, when
-    given: `--verify` tries subsets). Needs a current harp context."""
+    given: `--verify` tries subsets), analysing it as part of `task`'s program, as
+    `harp analyze` does. Needs a current harp context."""
     outcome = Outcome(path, source, source)
     tried: set[tuple] = set()
     declined: dict[tuple, tuple[Hint, str]] = {}
@@ -61,7 +79,7 @@ def refactor_source(source: str, path: Path, feedback: Feedback,
     found: list[Hint] = []
     applied: dict[tuple, set[int]] = {}  # a hint's text -> the occurrences fixed
     for _ in range(MAX_STEPS):
-        found = analyze_module(lower_source(outcome.source, str(path)))
+        found = hints_in(outcome.source, path, task)
         found = filter_hints(found, feedback, {str(path): outcome.source.splitlines()})
         keys = _keys(found, outcome.source.splitlines(), applied)
         todo = [(h, k) for h, k in zip(found, keys, strict=True) if k not in tried]

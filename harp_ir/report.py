@@ -86,6 +86,40 @@ def collect(module: ir.Module) -> list[Hint]:
     return sorted(found, key=lambda h: (h.span.file, h.span.line, h.span.col, h.id))
 
 
+def fixes_tried(found: list[Hint], source_of: Callable[[str], str]) -> list[Hint]:
+    """The hints with the `fix` that `harp refactor` would give each: its codemod is run on
+    the file's text (`source_of(path)`); a hint it declines has no fix, one whose rewrite
+    needs a condition it could not prove has an unsafe one. `fix_if_confirmed` is the same
+    answer with every assumption not proved confirmed, which `--assume` and the config
+    give (`Feedback.admits`). What `analyze` promises is what `refactor` does."""
+    from harp_ir import codemods
+
+    tried = []
+    for hint in found:
+        fix = codemods.fix_for(hint.id)
+        if fix is None:
+            tried.append(hint)
+            continue
+        confirmed = replace(hint, assumptions=[
+            a if a.status in ("proved", "confirmed") else replace(a, status="confirmed")
+            for a in hint.assumptions])
+        now, then = (_dry_run(fix, h, source_of) for h in (hint, confirmed))
+        tried.append(replace(hint, fix=now, fix_if_confirmed=then if then != now else ""))
+    return tried
+
+
+def _dry_run(fix, hint: Hint, source_of: Callable[[str], str]) -> str:
+    """What `harp refactor` makes of `hint`'s fix: "none" (declined), "unsafe", "safe"."""
+    from harp_ir import codemods
+
+    safety = fix.safety(hint)
+    try:
+        _, conditions = codemods.apply(source_of(hint.span.file), hint)
+    except Exception:  # noqa: BLE001  (Decline, an unreadable file or a codemod bug)
+        return "none"
+    return "unsafe" if conditions else safety
+
+
 def analyze_module(module: ir.Module) -> list[Hint]:
     """Run every hint pass. The module is verified once: the analysis passes only add
     attributes, so verifying after each of them (harp-opt's default) would be wasted."""
@@ -233,9 +267,10 @@ def analyse_task(task: Task, program: Program) -> tuple[list[Hint], list[str]]:
     errors = [str(e) for e in program.errors if e.filename in wanted]
     errors += [e for t in task.targets if notebook.is_notebook(t) for e in notebook_errors(t)]
     try:
-        found = [in_cells(h) for h in analyze_module(program.module)
+        found = [h for h in analyze_module(program.module)
                  if h.span.file in wanted or (task.also_reported and
                                               Path(h.span.file).resolve() in task.also_reported)]
+        found = [in_cells(h) for h in fixes_tried(found, program.source_of)]
     except ir.MLIRError as e:
         return [], errors + format_mlir_error(e, str(task.root))
     except RecursionError:  # an analysis walking IR nested too deeply

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
@@ -88,7 +89,9 @@ def run(module, pass_=None) -> None:
             Assumption("no-partial-use", name, "low", "proved",
                        "the loop reads the partial result only to concatenate to it"),
         ]
-        if few_iterations(loop) or not does_model_work(loop):
+        assumptions += callgraph.loop_run_rate(loop)
+        if not any(a.kind == "hot-loop" for a in assumptions) and (
+                few_iterations(loop) or not does_model_work(loop)):
             # quadratic only matters over a long loop: over batches or model calls, not a
             # handful of pieces or a list of unknown length (blind readers of real code
             # found those loops a few items long)
@@ -151,7 +154,7 @@ RULE = Rule(
               "for x in xs:\n"
               "    parts.append(f(x))\n"
               "out = torch.cat(parts)\n",
-        assumptions=("loop-runs", "no-partial-use", "hot-loop"),
+        assumptions=("loop-runs", "no-partial-use", "hot-loop", "every-iteration"),
     ),
     fix=Fix(
         apply=fix_concat_in_loop,

@@ -1,5 +1,5 @@
 """--harp-dataloader-serial (HARP501): a `DataLoader` without worker processes or pinned
-memory in a training program.
+memory in a training program, or a `tf.data` map run on one example at a time.
 
 Finds: `torch.utils.data.DataLoader(...)` with no `num_workers` (or `num_workers=0`), or
 without `pin_memory=True`, in a module that trains (calls `backward()`): batches are then
@@ -15,6 +15,11 @@ pinned memory (pinned memory alone speeds up the copy a little: high risk); the
 arguments are all visible (`**kwargs` may set both: high risk); `num_workers=0` was not
 chosen on purpose (high risk). Only hints with none of the high-risk ones reach the
 default report.
+
+TensorFlow's counterpart: `ds.map(fn)` with no `num_parallel_calls` on a `tf.data` pipeline
+of a program that trains (`fit`, `apply_gradients`, ...) runs `fn` on one example at a time
+on one core. The loading cost is proved when `fn`, or a function it calls, decodes, reads
+or resizes images or runs Python (`tf.py_function`); otherwise it is a high-risk speculation.
 """
 
 from __future__ import annotations
@@ -24,10 +29,15 @@ from harp_ir.analysis import (
     Assumption,
     accelerator,
     call_arguments,
+    called_function,
+    called_functions,
     constant_value,
     definition,
+    definitions,
     enclosing_scope,
+    producer,
     record_hint,
+    same_op,
     string_attr,
     walk,
 )
@@ -63,8 +73,170 @@ def dataset_cost(value, scope, depth: int = 0) -> str:
     return "unknown"
 
 
+# --- tf.data: `Dataset.map(fn)` without `num_parallel_calls` ------------------------------
+
+#: Dataset methods that return a dataset (a pipeline is a chain of them)
+DATASET_METHODS = frozenset({
+    "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "cache", "filter",
+    "flat_map", "interleave", "take", "skip", "unbatch", "zip", "concatenate", "with_options",
+    "apply", "shard", "enumerate"})
+#: per-example work that costs milliseconds: reading, decoding and resizing images, Python
+DECODING = ("tensorflow.io.decode_", "tensorflow.image.decode_", "tensorflow.io.read_file",
+            "tensorflow.image.resize", "tensorflow.py_function", "tensorflow.numpy_function",
+            "tensorflow.compat.v1.py_func")
+#: calls that make a model train: a Keras fit, an optimizer's update, autograd's backward
+TRAINING_METHODS = ("fit", "fit_generator", "train_on_batch", "apply_gradients", "minimize",
+                    "backward")
+
+
+def tf_dataset(value, scope, depth: int = 0) -> bool:
+    """Whether `value` is a `tf.data` pipeline: made by a `tf.data` constructor, by a
+    dataset method of one (`ds.shuffle(512).batch(8)`), or returned by a function of the
+    program every return of which is one; a local bound in several places must be one at
+    each."""
+    return _dataset_value(value, scope, depth, set())
+
+
+def _dataset_value(value, scope, depth: int, pending: set) -> bool:
+    if depth > 6 or scope is None:
+        return False
+    load = producer(value)
+    name = (str(scope.location), string_attr(load, "name")) if load is not None and \
+        load.name == "host.load" else None
+    if name in pending:
+        return True  # `ds = ds.batch(8)`: the other bindings decide
+    made = definitions(value, scope)
+    pending = pending | {name} if name else pending
+    return bool(made) and all(_makes_dataset(m, depth, pending) for m in made)
+
+
+def _makes_dataset(made, depth: int, pending: set) -> bool:
+    if made.name != "host.call":
+        return False
+    if string_attr(made, "qualname").startswith("tensorflow.data."):
+        return True
+    callee = producer(made.operands[0])
+    if string_attr(made, "method") in DATASET_METHODS and callee is not None and \
+            callee.name == "host.getattr":
+        return _dataset_value(callee.operands[0], enclosing_scope(made), depth + 1, pending)
+    func = called_function(made)
+    returns = [r for r in walk(func) if r.name == "hostcf.return" and r.operands and
+               same_op(enclosing_scope(r), func)] if func is not None else []
+    return bool(returns) and all(_dataset_value(r.operands[0], func, depth + 1, pending)
+                                 for r in returns)
+
+
+def _function_of(value, scope):
+    """The `host.func` a value holds: a lambda, or a function of the program by name."""
+    made = definition(value, scope)
+    return made if made is not None and made.name == "host.func" else None
+
+
+def decoding_call(func, depth: int = 0) -> str:
+    """The first call of `func`, or of a function of the program it calls (two levels),
+    that decodes, reads or resizes per example, or runs Python ("" when none)."""
+    for op in walk(func):
+        if op.name != "host.call":
+            continue
+        if string_attr(op, "qualname").startswith(DECODING):
+            return string_attr(op, "qualname")
+        for callee in called_functions(op) if depth < 2 else ():
+            found = decoding_call(callee, depth + 1)
+            if found:
+                return found
+    return ""
+
+
+def _upstream(value, scope, depth: int = 0, pending: frozenset = frozenset()) -> set[str]:
+    """The `map` calls (by location) of the pipeline `value` is built from, followed back
+    through locals bound in several places, dataset methods and the returns of the
+    program's functions."""
+    if depth > 6 or scope is None:
+        return set()
+    load = producer(value)
+    name = (str(scope.location), string_attr(load, "name")) if load is not None and \
+        load.name == "host.load" else None
+    if name in pending:
+        return set()
+    pending = pending | {name} if name else pending
+    found: set[str] = set()
+    for made in definitions(value, scope):
+        if made.name != "host.call":
+            continue
+        callee = producer(made.operands[0])
+        if string_attr(made, "method") in DATASET_METHODS and callee is not None and \
+                callee.name == "host.getattr":
+            if string_attr(made, "method") == "map":
+                found.add(str(made.location))
+            found |= _upstream(callee.operands[0], enclosing_scope(made), depth + 1, pending)
+            continue
+        func = called_function(made)
+        for r in walk(func) if func is not None else ():
+            if r.name == "hostcf.return" and r.operands and same_op(enclosing_scope(r), func):
+                found |= _upstream(r.operands[0], func, depth + 1, pending)
+    return found
+
+
+def _evaluation_maps(ops) -> set[str]:
+    """The `map` calls whose pipelines only feed evaluation: Keras' `validation_data=`, or
+    loops that run no training step in a program that trains (`callgraph.evaluation_loop`),
+    and no training (`fit`'s data, a training loop)."""
+    fed: dict[bool, set[str]] = {True: set(), False: set()}  # evaluation? -> maps
+    for op in ops:
+        if op.name == "host.call" and string_attr(op, "method") in ("fit", "fit_generator"):
+            for keyword, value in call_arguments(op):
+                if keyword in ("", "x", "validation_data"):
+                    fed[keyword == "validation_data"] |= _upstream(value, enclosing_scope(op))
+        elif op.name == "host.for":
+            iterable = producer(op.operands[0])
+            value = iterable.operands[1] if iterable is not None and len(iterable.operands) > 1 \
+                and string_attr(iterable, "qualname") == "builtins.enumerate" else op.operands[0]
+            fed[bool(callgraph.evaluation_loop(op))] |= _upstream(value, enclosing_scope(op))
+    return fed[True] - fed[False]
+
+
+def _report_serial_maps(ops) -> None:
+    evaluation = None  # computed on the first map
+    for op in ops:
+        callee = producer(op.operands[0]) if op.name == "host.call" else None
+        if string_attr(op, "method") != "map" or callee is None or \
+                callee.name != "host.getattr":
+            continue
+        args = call_arguments(op)
+        if any(k in ("num_parallel_calls", "**") for k, _ in args) or len(args) > 1:
+            continue  # set (or passed on positionally, or through `**kwargs`)
+        scope = enclosing_scope(op)
+        if not args or args[0][0] or not tf_dataset(callee.operands[0], scope):
+            continue
+        func = _function_of(args[0][1], scope)
+        decodes = decoding_call(func) if func is not None else ""
+        message = ("this `tf.data` map runs its function on one example at a time, serially "
+                   "with the training steps; pass `num_parallel_calls=tf.data.AUTOTUNE` "
+                   "(the order of elements is kept)")
+        assumptions = [accelerator(op)]
+        evaluation = _evaluation_maps(ops) if evaluation is None else evaluation
+        if str(op.location) in evaluation:
+            assumptions.append(Assumption(
+                "loading-cost", "", "high", "speculated",
+                "the pipeline feeds only evaluation (`validation_data`, or loops that run no "
+                "training step): loaded once per evaluation, not on every training step"))
+        elif decodes:
+            assumptions.append(Assumption(
+                "loading-cost", "", "low", "proved",
+                f"the function calls `{decodes}` on every example"))
+        else:
+            assumptions.append(Assumption(
+                "loading-cost", "", "high", "speculated",
+                "the function does no decoding, reading or Python work that harp can see: "
+                "a cheap map gains little from parallel calls"))
+        record_hint(op, HINT, message, assumptions)
+
+
 def run(module, pass_=None) -> None:
     ops = list(walk(module))
+    if any(o.name == "host.call" and string_attr(o, "method") in TRAINING_METHODS
+           for o in ops):
+        _report_serial_maps(ops)
     if not any(o.name == "host.call" and string_attr(o, "method") == "backward" for o in ops):
         return
     for op in ops:
@@ -134,10 +306,12 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP501",
         name="dataloader-serial",
-        finds="`DataLoader` without workers or pinned memory in a training program",
+        finds="`DataLoader` without workers or pinned memory, or a `tf.data` `map` without "
+              "`num_parallel_calls`, in a training program",
         why="loading and collating batches runs in the training process between steps, and "
-            "copies to the device from pageable memory",
-        refactoring="`num_workers`, `pin_memory`",
+            "copies to the device from pageable memory; a serial `tf.data` map decodes one "
+            "example at a time on one core",
+        refactoring="`num_workers`, `pin_memory`; `num_parallel_calls=tf.data.AUTOTUNE`",
         before="loader = DataLoader(ds, batch_size=64)\n",
         after="loader = DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)\n",
         assumptions=("accelerator", "picklable-dataset", "loading-cost"),

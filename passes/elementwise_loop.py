@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from harp_ir import catalogue
+from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
     in_compiled_function,
+    passed_arguments,
     producer,
     record_hint,
+    stored_once,
     string_attr,
     value_kind,
     value_name,
@@ -33,26 +35,39 @@ from harp_ir.shapes import tensor_rank
 HINT = "HARP401"
 
 
-def _sized_tensor(value) -> str:
-    """For `len(t)`, `t.shape[0]`, `t.size(0)`, `t.shape[0] - 1`: the tensor's name."""
+def _tensor_valued(value) -> bool:
+    """A tensor by the frontend's facts, or a parameter every call passes a tensor for
+    (`forward(self, x)` called as `model(torch.randn(...))`)."""
+    if value_kind(value) == "tensor":
+        return True
+    passed = passed_arguments(value)
+    return bool(passed) and all(value_kind(arg) == "tensor" for arg, _ in passed)
+
+
+def _sized_tensor(value, depth: int = 0) -> str:
+    """For `len(t)`, `t.shape[0]`, `t.size(0)`, `t.shape[0] - 1`, also through a local
+    bound once to one (`n = len(t)`): the tensor's name."""
     owner = value.owner
-    if not hasattr(owner, "operation"):
+    if not hasattr(owner, "operation") or depth > 3:
         return ""
     op = owner.operation
+    if op.name == "host.load":
+        bound = stored_once(op)
+        return _sized_tensor(bound, depth + 1) if bound is not None else ""
     if op.name == "host.call" and string_attr(op, "qualname") == "builtins.len":
         arg = op.operands[1] if len(op.operands) > 1 else None
-        return value_name(arg) if arg is not None and value_kind(arg) == "tensor" else ""
+        return value_name(arg) if arg is not None and _tensor_valued(arg) else ""
     if op.name == "host.call" and string_attr(op, "method") == "size":
         recv = op.operands[0].owner.operation.operands[0]
-        return value_name(recv) if value_kind(recv) == "tensor" else ""
+        return value_name(recv) if _tensor_valued(recv) else ""
     if op.name == "host.getitem":
         inner = op.operands[0].owner
         if hasattr(inner, "operation") and inner.operation.name == "host.getattr" and \
                 string_attr(inner.operation, "attr") == "shape":
             recv = inner.operation.operands[0]
-            return value_name(recv) if value_kind(recv) == "tensor" else ""
+            return value_name(recv) if _tensor_valued(recv) else ""
     if op.name == "host.binop":
-        return _sized_tensor(op.operands[0])
+        return _sized_tensor(op.operands[0], depth + 1)
     return ""
 
 
@@ -64,7 +79,7 @@ def _index_is(op, var: str) -> bool:
 
 
 def _indexed_by(loop, var: str) -> bool:
-    return any(((op.name == "host.getitem" and value_kind(op.operands[0]) == "tensor") or
+    return any(((op.name == "host.getitem" and _tensor_valued(op.operands[0])) or
                 op.name == "host.setitem") and _index_is(op, var) for op in walk(loop))
 
 
@@ -173,6 +188,7 @@ def run(module, pass_=None) -> None:
                        "speculated", "no element depends on the result for an earlier one"),
             *_tensor_assumptions(loop, var, iterable),
             *_broadcast_assumptions(loop, var, iterable),
+            *callgraph.loop_run_rate(loop),
         ])
 
 
@@ -456,7 +472,8 @@ RULE = Rule(
         before="for i in range(len(x)):\n"
                "    out[i] = x[i] * 2 + 1\n",
         after="out[:len(x)] = x * 2 + 1\n",
-        assumptions=("tensor", "pure", "independent-iterations", "broadcast"),
+        assumptions=("tensor", "pure", "independent-iterations", "broadcast", "hot-loop",
+                     "every-iteration"),
     ),
     fix=Fix(
         apply=fix_elementwise_loop,

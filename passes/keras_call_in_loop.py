@@ -34,6 +34,7 @@ from harp_ir.analysis import (
     calls_of,
     constant_value,
     definition,
+    definitions,
     describe_loop,
     enclosing_scope,
     few_iterations,
@@ -73,9 +74,18 @@ def _keras_value(value, scope, depth: int = 0) -> str:
         return ""
     made = definition(value, scope)
     if made is None:
+        several = definitions(value, scope)  # bound in branches: each binding makes one
+        found = [_keras_made(m, depth) for m in several] if len(several) > 1 else []
+        if found and all(found):
+            return found[0]
         attribute = producer(value)
         return _keras_attribute(attribute, depth) or \
             _through_parameter(value, scope, _keras_value, depth)
+    return _keras_made(made, depth)
+
+
+def _keras_made(made, depth: int) -> str:
+    """How the op `made` is shown to make a Keras model ("" when it is not)."""
     if made.name == "host.getattr":
         return _keras_attribute(made, depth)
     if made.name != "host.call":

@@ -118,6 +118,12 @@ def run(module, pass_=None) -> None:
         if evaluation:
             assumptions.append(Assumption("hot-loop", describe_loop(loop), "high",
                                           "speculated", evaluation))
+        step = callgraph.training_step_caller(loop)
+        if step is not None:  # a decoder's loop in the `forward` a training step calls
+            assumptions.append(Assumption(
+                "no-backward", describe_loop(loop), "high", "speculated",
+                f"a training step runs it ({step.phrase(loop)}): its outputs may reach "
+                f"that step's backward"))
         record_hint(loop, HINT, message, assumptions)
     _wasted_forwards(module, reported)
 

@@ -25,7 +25,7 @@ from harp_ir.cli import interruptible
 from harp_ir.feedback import LEVELS, ConfigError, Feedback, filter_hints, load_config
 from harp_ir.findings import ASSUMPTIONS
 from harp_ir.frontend.source import FrontendError, decode_source, internal_error, read_source
-from harp_ir.report import analyze_paths, in_cells, notebook_errors, python_files
+from harp_ir.report import analyze_paths, in_cells, notebook_errors, tasks_for
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -174,19 +174,21 @@ def cmd_refactor(args) -> int:
     except ConfigError as e:
         print(f"harp: error: {e}", file=sys.stderr)
         return 2
-    files, unlisted = python_files(args.paths, tuple(args.exclude))
+    # the programs `harp analyze` sees: a directory is one, files given side by side are one
+    tasks, unlisted = tasks_for(args.paths, 1, tuple(args.exclude))
     status = 2 if unlisted else 0
     report = _RefactorReport(args.output_format == "json")
     for error in unlisted:
         report.error(error)
+    args.task_of = {path: task for task in tasks for path in task.targets}
     with make_context():
         fixed = []  # (path, the file as read, its text, its outcome)
-        for path in files:
+        for path, task in args.task_of.items():
             try:
                 original = SourceFile.read(path)  # what a fix is computed on and checked
                 text = read_source(path) if notebook.is_notebook(path) else \
                     decode_source(original.data, str(path))
-                outcome = refactor_source(text, path, feedback, args.unsafe_fixes)
+                outcome = refactor_source(text, path, feedback, args.unsafe_fixes, task=task)
             except FrontendError as e:
                 report.error(str(e))
                 status = 2
@@ -324,7 +326,7 @@ def _verified(args, feedback, fixed):
                     target.write_bytes(original.data)
                     continue
                 outcome = refactor_source(text, path, feedback, args.unsafe_fixes,
-                                          allow=chosen)
+                                          allow=chosen, task=args.task_of[path])
                 target.write_bytes(original.encode(_new_text(path, outcome)))
             return verify.run_command(args.verify, copy, args.timeout)
 
@@ -378,7 +380,7 @@ def _verified(args, feedback, fixed):
     for path, original, text, _ in fixed:
         chosen = {k for p, k in kept if p == path}
         result.append((path, original, text, refactor_source(
-            text, path, feedback, args.unsafe_fixes, allow=chosen)))
+            text, path, feedback, args.unsafe_fixes, allow=chosen, task=args.task_of[path])))
     return result
 
 

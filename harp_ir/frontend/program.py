@@ -30,6 +30,7 @@ class Program:
         self._all: dict[str, tuple[str, ...]] = {}  # a module's constant `__all__`
         #: the text of a file as an editor holds it, read instead of the file (`harp server`)
         self.unsaved: dict[str, str] = {}
+        self._sources: dict[str, str] = {}  # what was lowered, by file name
 
     @staticmethod
     def from_paths(paths: list[Path], root: Path | None = None) -> Program:
@@ -45,6 +46,12 @@ class Program:
             files[name] = path
         return Program(files, root)
 
+    def source_of(self, filename: str) -> str:
+        """The text the program read for `filename` (a notebook's joined cells)."""
+        if filename not in self._sources:
+            self._sources[filename] = read_file(Path(filename))
+        return self._sources[filename]
+
     def lower_all(self) -> ir.Module:
         for name in list(self.files):  # lowering may add the modules it imports
             self.lower(name)
@@ -57,6 +64,7 @@ class Program:
         path = self.files[name]
         try:
             source = self.unsaved[str(path)] if str(path) in self.unsaved else read_file(path)
+            self._sources[str(path)] = source
             tree = parse(source, str(path))
             try:
                 lowerer = Lowerer(tree, str(path), self, name, source)

@@ -97,3 +97,25 @@ class TorchNet(torch.nn.Module):
 torch_net = TorchNet()
 for row in torch.randn(8, 4):
     torch_net.predict(row)
+
+
+# A model bound in branches (a tiny or a full variant, as detection scripts choose by a
+# flag): every binding makes a Keras model, so the receiver is one.
+def tiny_model():
+    tiny_in = tf.keras.Input(shape=(4,))
+    return tf.keras.Model(tiny_in, tf.keras.layers.Dense(1)(tiny_in))
+
+
+if random.random() < 0.5:
+    detector = tiny_model()
+else:
+    detector = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+for frame in np.random.rand(300, 4):
+    boxes = detector.predict(np.expand_dims(frame, 0))  # expected-hint HARP404
+# One binding is not a Keras model: nothing shows the receiver is one.
+if random.random() < 0.5:
+    either = tiny_model()
+else:
+    either = TorchNet()
+for frame in np.random.rand(300, 4):
+    either.predict(np.expand_dims(frame, 0))

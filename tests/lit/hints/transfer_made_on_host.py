@@ -24,7 +24,7 @@ class Seq2Seq(nn.Module):
         ready = torch.zeros(steps, x.size(0), 100, device=device)
         half = torch.zeros(steps, 8).to(torch.float16)
         # (aggressive: a false HARP303, the loop's outputs do reach backward through the
-        # caller; it rests on a high-risk evaluation-pass speculation)
+        # caller; it rests on a high-risk speculation that they do not)
         for t in range(steps):  # expected-hint@aggressive HARP303
             outputs[t] = self.fc(x)
         return outputs + ready + mask.sum() + half.sum() + logits.sum()
