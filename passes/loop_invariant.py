@@ -11,7 +11,9 @@ computation, with the statements it reads (`moves`) for the fix to move in order
 
 Assumes: no input is mutated through an alias in the loop (speculated from the loop's
 `harp.mutates`), the result is not mutated in place, and the computation really is pure
-(from the API catalogue).
+(from the API catalogue). Not in a function compiled to a graph (`tf.function`,
+`torch.compile`): its Python loops run when it is traced, and the graph they unroll into
+is the graph optimizer's to simplify.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from harp_ir.analysis import (
     enclosing_loop,
     few_iterations,
     frequency,
+    in_compiled_function,
     invariant_in,
     loop_mutates,
     loop_runs,
@@ -87,8 +90,9 @@ def _findings(module) -> list[tuple]:
     found = []
     for op in walk(module):
         loop = enclosing_loop(op) if op.name in _COMPUTATIONS else None
-        if loop is None or not _candidate(op, loop) or _records_gradients(op, loop):
-            continue
+        if loop is None or in_compiled_function(loop) or not _candidate(op, loop) or \
+                _records_gradients(op, loop):
+            continue  # (in a `tf.function`, the loop runs once, when traced, into a graph)
         users = [use.owner.operation for use in op.result.uses]
         if any(_candidate(u, loop) for u in users if u.name in _COMPUTATIONS):
             continue  # the enclosing computation is reported instead

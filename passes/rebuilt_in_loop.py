@@ -16,6 +16,7 @@ program computes, so there is no automatic fix).
 
 from __future__ import annotations
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
@@ -71,11 +72,18 @@ def run(module, pass_=None) -> None:
         message = (f"a new {what} (`{name}`) is constructed {how_often.phrase(loop)}: each "
                    f"step pays the construction and starts from a fresh {what}, which "
                    f"forgets {forgets}; construct it once before the loop")
-        record_hint(op, HINT, message, [
+        assumptions = [
             loop_runs(loop),
             Assumption("hot-loop", describe_loop(loop), "medium", "speculated",
                        "the loop runs a training step per iteration, not a whole training"),
-        ])
+        ]
+        if not callgraph.training_work(loop) and \
+                callgraph.per_step(loop, callgraph.training_work) is None:
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                "no training loop runs it, in this file or through calls: it builds (a "
+                "model's layers one by one, a set-up), not a step"))
+        record_hint(op, HINT, message, assumptions)
 
 
 RULE = Rule(

@@ -52,3 +52,16 @@ for x in batches:
     s = torch.linalg.inv(P)  # expected-hint HARP301
     s = s @ x
     t = s @ P
+
+
+# In a `tf.function` the Python loop runs when the function is traced: the graph it unrolls
+# into is the graph optimizer's (common subexpressions are merged there).
+@tf.function
+def reshape(x, shape):
+    x = tf.convert_to_tensor(x)
+    shape = [tf.shape(x)[i] if shape[i] is None else shape[i] for i in range(len(shape))]
+    return tf.reshape(x, shape)
+
+
+for step in range(1000):
+    y = reshape(tf.random.normal((2, 3)), [None, 3])

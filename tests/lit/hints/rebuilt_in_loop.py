@@ -1,4 +1,5 @@
 # RUN: %check-hints %s
+# RUN: %check-hints --level aggressive %s
 # An optimizer or a model built on every training step; near misses: a loss module, a
 # periodic restart, a sweep that trains each new model with an inner loop.
 import tensorflow as tf
@@ -18,7 +19,7 @@ class Net(nn.Module):
 device = torch.device("cuda")
 model = Net().to(device)
 step_count = 0
-loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(64, 4)))
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(64, 4)))  # expected-hint@aggressive HARP501
 for epoch in range(100):
     for (x,) in loader:
         opt = optim.Adam(model.parameters(), lr=1e-3)  # expected-hint HARP503
@@ -46,3 +47,17 @@ for step in range(1000):
     with tf.GradientTape() as tape:  # expected-hint HARP103
         l = tf.reduce_mean(kmodel(tf.ones((2, 3))))
     kopt.apply_gradients(zip(tape.gradient(l, kmodel.trainable_variables), kmodel.trainable_variables))
+
+
+# A Keras functional model built layer by layer in a loop, by a function called once: the
+# loop builds, it runs no step (the aggressive level's).
+def discriminator(n_down=4):
+    inputs = tf.keras.Input(shape=(64, 64, 3))
+    h = inputs
+    for i in range(n_down):
+        h = tf.keras.layers.Conv2D(8 * 2 ** i, 4, strides=2)(h)  # expected-hint@aggressive HARP503
+        h = tf.nn.leaky_relu(h)
+    return tf.keras.Model(inputs, h)
+
+
+disc = discriminator()
