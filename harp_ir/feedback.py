@@ -85,7 +85,8 @@ class Feedback:
                 return None
             if a.status not in ("proved", "confirmed") and a.risk not in allowed:
                 return None
-        if hint.fix_if_confirmed and all(a.status in ("proved", "confirmed") for a in judged):
+        if hint.fix_if_confirmed and all(a.status in ("proved", "confirmed") for a in judged
+                                         if a.kind in hint.fix_rests_on):
             return replace(hint, assumptions=judged, fix=hint.fix_if_confirmed)
         return replace(hint, assumptions=judged)
 

@@ -108,8 +108,10 @@ class Hint:
     moves: tuple[Span, ...] = ()
     #: other places its message names, in any file (the call in the loop that runs it)
     related: tuple[Span, ...] = ()
-    #: the fix once the user confirms every assumption not proved ("" when the same)
+    #: the fix once the user confirms the assumptions `fix_rests_on` ("" when the same)
     fix_if_confirmed: str = ""
+    #: the assumption kinds the fix's safety depends on (what `--assume` can settle)
+    fix_rests_on: tuple[str, ...] = ()
 
     def text(self) -> str:
         return f"{self.span}: {self.id} {self.name}: {self.message}"
@@ -126,4 +128,5 @@ class Hint:
         return Hint(d["id"], d["name"], Span(**d["span"]), d["message"], d["refactoring"],
                     d["fix"], [Assumption(**a) for a in d["assumptions"]],
                     tuple(Span(**m) for m in d["moves"]),
-                    tuple(Span(**r) for r in d["related"]), d.get("fix_if_confirmed", ""))
+                    tuple(Span(**r) for r in d["related"]), d.get("fix_if_confirmed", ""),
+                    tuple(d.get("fix_rests_on", ())))

@@ -89,10 +89,11 @@ def collect(module: ir.Module) -> list[Hint]:
 def fixes_tried(found: list[Hint], source_of: Callable[[str], str]) -> list[Hint]:
     """The hints with the `fix` that `harp refactor` would give each: its codemod is run on
     the file's text (`source_of(path)`); a hint it declines has no fix, one whose rewrite
-    needs a condition it could not prove has an unsafe one. `fix_if_confirmed` is the same
-    answer with every assumption not proved confirmed, which `--assume` and the config
-    give (`Feedback.admits`). What `analyze` promises is what `refactor` does."""
-    from harp_ir import codemods
+    needs a condition it could not prove has an unsafe one. `fix_rests_on` are the
+    assumption kinds that answer depends on, and `fix_if_confirmed` the answer once the
+    user confirms them (`--assume`, the config; `Feedback.admits`). What `analyze`
+    promises is what `refactor` does, decided by the same code."""
+    from harp_ir import codemods, rules
 
     tried = []
     for hint in found:
@@ -100,11 +101,18 @@ def fixes_tried(found: list[Hint], source_of: Callable[[str], str]) -> list[Hint
         if fix is None:
             tried.append(hint)
             continue
+        rules.consulted = set()
+        try:
+            now = _dry_run(fix, hint, source_of)
+            kinds = tuple(sorted(rules.consulted))
+        finally:
+            rules.consulted = None
         confirmed = replace(hint, assumptions=[
-            a if a.status in ("proved", "confirmed") else replace(a, status="confirmed")
-            for a in hint.assumptions])
-        now, then = (_dry_run(fix, h, source_of) for h in (hint, confirmed))
-        tried.append(replace(hint, fix=now, fix_if_confirmed=then if then != now else ""))
+            replace(a, status="confirmed") if a.kind in kinds and
+            a.status not in ("proved", "confirmed") else a for a in hint.assumptions])
+        then = _dry_run(fix, confirmed, source_of) if confirmed != hint else now
+        tried.append(replace(hint, fix=now, fix_if_confirmed=then if then != now else "",
+                             fix_rests_on=kinds))
     return tried
 
 

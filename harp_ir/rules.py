@@ -50,8 +50,14 @@ class HintSpec:
                 f"{example}\n\nFix: {self.refactoring}.")
 
 
+#: while a fix is dry-run (`report.fixes_tried`), the assumption kinds its safety asked about
+consulted: set[str] | None = None
+
+
 def established(assumption) -> bool:
     """An assumption a safe fix may rest on: proved on the IR or confirmed by the user."""
+    if consulted is not None:
+        consulted.add(assumption.kind)
     return assumption.status in ("proved", "confirmed")
 
 

@@ -239,6 +239,8 @@ def _feed_changing_value(module, call, parents, loop, changing, hint):
     before the loop, and `sess.run(assign, feed_dict={v_ph: v})` in it."""
     what = sorted(changing)[0]
     alias = syntax.module_alias(module, "tensorflow.compat.v1")
+    if alias is None and any(a.kind == "tf1-api" for a in hint.assumptions):
+        alias = syntax.module_alias(module, "tensorflow")  # TF1 code: `import tensorflow as tf`
     if alias is None:
         raise Decline("`tensorflow.compat.v1` is not imported at module level")
     args = [a.value for a in call.args if a.keyword is None]

@@ -206,12 +206,22 @@ def fix_host_sync(module, positions, hint):
     call = node_at(positions, hint.span, cst.Call)
     parents = syntax.parents(module)
     stmt, small, block, loop = syntax.loop_body_statement(call, parents)
+    converted = isinstance(call.func, cst.Name) and call.func.value in ("int", "float") and \
+        len(call.args) == 1 and call.args[0].keyword is None and call.args[0].star == ""
     if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
-            and isinstance(small.target, cst.Name) and isinstance(call.func, cst.Attribute)
-            and not call.args):
-        raise Decline("only `total += t.item()` / `total += t.numpy()` directly in the loop "
-                      "body is rewritten")
-    method, total = call.func.attr.value, small.target.value
+            and isinstance(small.target, cst.Name) and small.value is call and (
+                converted or isinstance(call.func, cst.Attribute) and not call.args)):
+        raise Decline("only `total += t.item()` / `total += t.numpy()` / `total += float(t)` "
+                      "directly in the loop body is rewritten")
+    if converted:  # `int(t)` / `float(t)` of a one-element tensor: as `t.item()` does
+        method, total = "item", small.target.value
+        receiver = call.args[0].value
+        if call.func.value == "int" and not _counts_matches(receiver):
+            raise Decline("`int(t)` truncates a floating tensor, which a sum on the device "
+                          "would not: only a count (`(a == b).sum()`) is rewritten")
+    else:
+        method, total = call.func.attr.value, small.target.value
+        receiver = call.func.value
     library = {"item": "torch", "numpy": "tensorflow"}.get(method)
     alias = syntax.module_alias(module, library) if library else None
     if alias is None:
@@ -221,7 +231,6 @@ def fix_host_sync(module, positions, hint):
     if total in syntax.names(others).loaded or total in syntax.names(others).stored:
         raise Decline(f"`{total}` is used elsewhere in the loop, so it must stay a number")
     syntax.keeps_running_value(module, loop, parents, total)
-    receiver = call.func.value
     start = _starting_number(block, loop, parents, total)
     if method == "item":
         on_device = cst.Call(cst.Attribute(receiver, cst.Name("detach")))
@@ -264,8 +273,14 @@ def _starting_number(block, loop, parents, name: str) -> str:
             continue
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
             len(stmt.body) == 1 else None
-        value = small.value if isinstance(small, cst.Assign) and len(small.targets) == 1 \
-            and isinstance(small.targets[0].target, cst.Name) else None
+        target = small.targets[0].target if isinstance(small, cst.Assign) and \
+            len(small.targets) == 1 else None
+        value = small.value if isinstance(target, cst.Name) else None
+        if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple) and \
+                len(target.elements) == len(small.value.elements):  # `total, n = 0., 0`
+            value = next((v.value for t, v in zip(target.elements, small.value.elements,
+                                                  strict=True)
+                          if isinstance(t.value, cst.Name) and t.value.value == name), None)
         if isinstance(value, cst.UnaryOperation):
             value = value.expression
         if isinstance(value, cst.Float):
@@ -322,14 +337,17 @@ RULE = Rule(
     fix=Fix(
         apply=fix_host_sync,
         summary="safe (unsafe in an epoch loop)",
-        rewrite="`total += t.item()` accumulates on the device as `t.detach().double()` (a float"
-                " start: float64, as a Python float sums) or `.long()` (an int start counting "
-                "matches, `(a == b).sum()`), converting once after the loop; TF's `total += "
-                "t.numpy()` is `--unsafe-fixes` (an integer tensor cannot be added as a tensor)",
+        rewrite="`total += t.item()` (or `float(t)`, or `int(t)` of a count) accumulates on the "
+                "device as `t.detach().double()` (a float start: float64, as a Python float "
+                "sums) or `.long()` (an int start counting matches, `(a == b).sum()`), "
+                "converting once after the loop; the start may be set by an unpacking "
+                "(`total, correct = 0., 0`); TF's `total += t.numpy()` is `--unsafe-fixes` (an "
+                "integer tensor cannot be added as a tensor)",
         declines="`total` is read inside the loop, by a function or closure (libcst's scope "
                  "analysis), or by an `except`/`finally` the loop can raise into; the loop can "
                  "`return`/`yield`; `total` is not set to a number literal before the loop; an "
-                 "int start with a tensor of unknown dtype",
+                 "int start with a tensor of unknown dtype; `int(t)` of a floating tensor "
+                 "(it truncates each value)",
         safety=_hot_loop_risk,
         unsafe_because="the loop looks like an outer, once-per-epoch loop",
     ),

@@ -38,9 +38,17 @@ def test_fix_is_idempotent(ctx, name):
     assert refactor(once, name).source == once
 
 
+#: runs a TF1 program written `import tensorflow as tf` (fixtures named `*_tf1*`) under
+#: TensorFlow 2, with `tensorflow` bound to its compatibility layer in graph mode
+TF1_COMPAT = ("import sys, tensorflow; v1 = tensorflow.compat.v1; v1.disable_eager_execution();"
+              " sys.modules['tensorflow'] = v1; path = sys.argv[1]; sys.argv = sys.argv[1:];"
+              " exec(compile(open(path).read(), path, 'exec'), {'__name__': '__main__'})")
+
+
 def run(path: Path) -> list[str]:
-    result = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                            timeout=120)
+    command = [sys.executable, "-c", TF1_COMPAT, str(path)] if "_tf1" in path.name else \
+        [sys.executable, str(path)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-1500:]
     return result.stdout.split()
 

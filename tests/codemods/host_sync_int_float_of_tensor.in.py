@@ -1,0 +1,18 @@
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(50)]
+hits = 0
+seen = 0.0
+for x, y in data:
+    x, y = x.to(device), y.to(device)
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    hits += int((model(x).argmax(1) == y).sum())  # a count: exact on the device too
+    seen += float(loss)
+print(hits, round(seen, 6))
