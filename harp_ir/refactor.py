@@ -67,6 +67,25 @@ def hints_in(source: str, path: Path, task: Task | None = None) -> list[Hint]:
     return [h for h in analyze_module(program.module) if h.span.file == str(path)]
 
 
+def files_to_fix(task: Task, feedback: Feedback) -> set[str] | None:
+    """The files of `task` with a hint that has a codemod, from one analysis of the whole
+    program (re-analysing the program once per file would be quadratic in a large
+    folder), and the files it could not read; None when the analysis fails (then every
+    file is tried, and reports its own error)."""
+    from harp_ir.frontend.program import Program
+
+    try:
+        program = Program.from_paths(list(task.program), task.root)
+        for name, file in list(program.files.items()):
+            if file in task.targets:
+                program.lower(name)
+        found = filter_hints(analyze_module(program.module), feedback)
+    except Exception:  # noqa: BLE001  (each file then reports its own error)
+        return None
+    return {h.span.file for h in found if codemods.fix_for(h.id) is not None} | \
+        {e.filename for e in program.errors}
+
+
 def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = False,
                     allow=None, task: Task | None = None) -> Outcome:
     """Fix what can be fixed in `source` (only the fixes whose key `allow` holds, when

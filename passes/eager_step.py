@@ -25,7 +25,7 @@ from harp_ir.analysis import (
     strings_attr,
     walk,
 )
-from harp_ir.codemods import Decline, node_at, syntax
+from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.frontend.names import dotted_name
 from harp_ir.rules import Fix, HintSpec, Rule
 
@@ -108,8 +108,9 @@ def _reads_before_writes(statements) -> tuple[set[str], set[str]]:
     return read, written
 
 
-def _eager_only(statements) -> str:
-    """The first construct that only makes sense eagerly ("" if none)."""
+def _eager_only(statements, allow_return: bool = False) -> str:
+    """The first construct that only makes sense eagerly ("" if none); `return` is one
+    for statements moved out of a loop, not for a function's own body."""
     found, flows = [], []
 
     class Eager(cst.CSTVisitor):
@@ -128,7 +129,8 @@ def _eager_only(statements) -> str:
             found.append("`nonlocal`")
 
         def visit_Return(self, node):
-            found.append("`return`")
+            if not allow_return:
+                found.append("`return`")
 
         def visit_Yield(self, node):
             found.append("`yield`")
@@ -153,9 +155,12 @@ def fix_eager_step(module, positions, hint):
     parents = syntax.parents(module)
     block = parents.get(tape)
     loop = parents.get(block)
-    if not isinstance(loop, (cst.For, cst.While)):
-        raise Decline("only a tape block directly in the loop body is compiled")
     alias = syntax.module_alias(module, "tensorflow")
+    if isinstance(loop, cst.FunctionDef) and alias is not None:
+        return _decorate_step_function(module, loop, alias)
+    if not isinstance(loop, (cst.For, cst.While)):
+        raise Decline("only a tape block directly in the loop body, or in the body of the "
+                      "function the loop calls, is compiled")
     if alias is None:
         raise Decline("`tensorflow` is not imported at module level")
     body = list(block.body)
@@ -171,6 +176,7 @@ def fix_eager_step(module, positions, hint):
     why = _eager_only(step)
     if why:
         raise Decline(f"the step uses {why}, which must run eagerly")
+    _static_shapes(step)
     loops = [loop]
     node = loop
     while node in parents and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -216,6 +222,104 @@ def fix_eager_step(module, positions, hint):
                                                         *comments])
     return module.deep_replace(outer_stmt, cst.FlattenSentinel([
         definition, new_outer.with_changes(leading_lines=[])]))
+
+
+#: constructors that make variables: a `tf.function` may create them on its first call only
+_MAKES_VARIABLES = ("Variable", "Sequential", "Model")
+
+
+def _decorate_step_function(module, func, alias):
+    """A tape block in a function a loop calls (`def train_step(x, y): with
+    tf.GradientTape() as tape: ...`): decorate the function with `@tf.function`, when its
+    whole body traces as it runs eagerly (the checks of a step moved out of a loop, over
+    the body; `return` is allowed) and no call of it passes a Python number that changes
+    (each new value would retrace). A function of the program the body calls is traced
+    too, and is not checked here: the fix is then unsafe."""
+    if func.decorators or func.asynchronous is not None:
+        raise Decline(f"`{func.name.value}` already has a decorator, or is async")
+    body = list(func.body.body)
+    why = _eager_only(body, allow_return=True)
+    if why:
+        raise Decline(f"`{func.name.value}` uses {why}, which must run eagerly")
+    for node in syntax.walk(cst.Module(body=body)):
+        if isinstance(node, cst.Call) and dotted_name(node.func).rsplit(".", 1)[-1] in \
+                _MAKES_VARIABLES or isinstance(node, cst.Call) and ".layers." in \
+                dotted_name(node.func):
+            raise Decline(f"`{func.name.value}` creates variables "
+                          f"(`{dotted_name(node.func)}`) on every call: a tf.function may "
+                          f"create them only on its first")
+    _static_shapes(body)
+    params = {p.name.value for p in func.params.params}
+    _, written = _reads_before_writes(body)
+    _traces_the_same(module, body, sorted(params), written | params)
+    numbers = syntax.number_names(module)
+    for node in syntax.walk(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
+                node.func.value == func.name.value:
+            passed = {n for a in node.args for n in syntax.names([a.value]).loaded}
+            if passed & numbers or any(isinstance(a.value, (cst.Integer, cst.Float))
+                                       for a in node.args):
+                raise Decline(f"a call of `{func.name.value}` passes a Python number: "
+                              f"each new value would retrace the function")
+    parents = syntax.parents(module)
+    if isinstance(parents.get(parents.get(func)), cst.ClassDef):
+        unproved(f"`{func.name.value}` reads no Python state of its object that changes "
+                 f"between calls (a trace keeps what it read: a counter, a sampled batch)")
+    tapes = {n for stmt in body if isinstance(stmt, cst.With) for item in stmt.items
+             if item.asname is not None for n in syntax.names([item.asname.name]).loaded}
+    keras = _keras_globals(module, alias)
+    for node in syntax.walk(cst.Module(body=body)):
+        if isinstance(node, cst.Call) and not _traced_as_is(node, alias, keras | tapes):
+            unproved(f"`{dotted_name(node.func) or 'a call'}`, which `{func.name.value}` "
+                     f"calls, traces as it runs eagerly (no Python state, random draws or "
+                     f"host values)")
+            break
+    return module.deep_replace(func, func.with_changes(
+        decorators=[cst.Decorator(cst.parse_expression(f"{alias}.function"))]))
+
+
+#: builtins a traced step may call: they compute on their arguments only
+_PURE_BUILTINS = frozenset({"zip", "range", "enumerate", "min", "max", "abs", "tuple",
+                            "isinstance", "super"})
+
+
+def _keras_globals(module, alias: str) -> set[str]:
+    """Module-level names bound once to a Keras or TensorFlow construction (a model, a
+    loss, an optimizer): calling them, or their methods, runs TensorFlow."""
+    bound: dict[str, int] = {}
+    made: set[str] = set()
+    for stmt in module.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if not isinstance(small, cst.Assign):
+                continue
+            for target in small.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    bound[name] = bound.get(name, 0) + 1
+                    if isinstance(small.value, cst.Call) and \
+                            dotted_name(small.value.func).startswith(f"{alias}."):
+                        made.add(name)
+    return {n for n in made if bound[n] == 1}
+
+
+def _traced_as_is(call, alias: str, known: set[str]) -> bool:
+    """Whether a call in a step runs the same traced as eagerly, as far as the code shows:
+    a TensorFlow function, a pure builtin, or a model, loss, optimizer or tape of the
+    module (called, or through its methods)."""
+    name = dotted_name(call.func)
+    if name.startswith(f"{alias}.") or name in _PURE_BUILTINS:
+        return True
+    return name.split(".", 1)[0] in known
+
+
+def _static_shapes(statements) -> None:
+    """A step that reads static shapes (`x.shape[0] - n`, `.shape.as_list()`) computes on
+    values a trace may not know (a dimension is None until the call): unproved."""
+    for node in syntax.walk(cst.Module(body=list(statements))):
+        if isinstance(node, cst.Attribute) and node.attr.value in ("shape", "as_list"):
+            unproved("the static shapes the step reads (`.shape`) are known when it is "
+                     "traced, as they are when it runs eagerly")
+            return
 
 
 _MUTATORS = frozenset({"append", "extend", "insert", "pop", "update", "setdefault",
@@ -319,14 +423,18 @@ RULE = Rule(
     ),
     fix=Fix(
         apply=fix_eager_step,
-        summary="safe",
+        summary="safe; unsafe when the step reads static shapes or calls a function of the "
+                "file (not checked for tracing)",
         rewrite="the tape block and the statements after it that use its results become a "
                 "`@tf.function` step defined before the outermost loop; the loop calls it with "
-                "the names the loop binds and takes back the names used later",
+                "the names the loop binds and takes back the names used later; a tape in the "
+                "function a loop calls: that function is decorated with `@tf.function`",
         declines="the step prints, syncs, appends, assigns augmentedly, breaks or returns, reads"
                  " a `range` counter or a Python number the loop rebinds (it would retrace every"
                  " step), reads an element of a list or dict the program changes or a name a "
-                 "function rebinds (a trace reads them once), or draws Python/numpy random "
-                 "numbers (drawn once, at trace time)",
+                 "function rebinds (a trace reads them once), draws Python/numpy random "
+                 "numbers (drawn once, at trace time), or creates variables (`tf.Variable`, "
+                 "layers, models) on every call; a call of the step function passes a Python "
+                 "number",
     ),
 )

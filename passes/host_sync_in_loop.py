@@ -214,6 +214,9 @@ def fix_host_sync(module, positions, hint):
         raise Decline("only `total += t.item()` / `total += t.numpy()` / `total += float(t)` "
                       "directly in the loop body is rewritten")
     if converted:  # `int(t)` / `float(t)` of a one-element tensor: as `t.item()` does
+        if syntax.module_alias(module, "torch") is None:
+            raise Decline(f"`{call.func.value}(t)` accumulation is rewritten for PyTorch "
+                          f"tensors (`torch` imported at module level)")
         method, total = "item", small.target.value
         receiver = call.args[0].value
         if call.func.value == "int" and not _counts_matches(receiver):

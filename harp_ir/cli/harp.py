@@ -167,7 +167,7 @@ def cmd_refactor(args) -> int:
     # here, not at the top: `harp analyze` answered by its cache imports none of this
     from harp_ir.context import make_context
     from harp_ir.diagnostics import format_mlir_error
-    from harp_ir.refactor import SourceFile, WriteError, refactor_source
+    from harp_ir.refactor import SourceFile, WriteError, files_to_fix, refactor_source
 
     try:
         feedback = _feedback(args)
@@ -183,7 +183,16 @@ def cmd_refactor(args) -> int:
     args.task_of = {path: task for task in tasks for path in task.targets}
     with make_context():
         fixed = []  # (path, the file as read, its text, its outcome)
+        to_fix = {}  # a task -> the files it has something to fix in (one analysis each)
         for path, task in args.task_of.items():
+            if task not in to_fix:
+                to_fix[task] = files_to_fix(task, feedback)
+            if to_fix[task] is not None and str(path) not in to_fix[task]:
+                if notebook.is_notebook(path):  # a cell that is not Python is left out
+                    for error in notebook_errors(path):
+                        report.error(error)
+                        status = 2
+                continue
             try:
                 original = SourceFile.read(path)  # what a fix is computed on and checked
                 text = read_source(path) if notebook.is_notebook(path) else \

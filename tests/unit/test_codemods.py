@@ -163,3 +163,47 @@ def test_a_large_buffer_moved_by_cuda_is_made_on_the_device(ctx):
         "dtype=torch.float64).to(device)", "dtype=torch.float64).cuda()")
     fixed = refactor(source, "cuda_buffer.py").source
     assert 'torch.zeros(2, 1000, 500, dtype=torch.float64, device="cuda")' in fixed
+
+
+def test_a_step_method_that_samples_python_state_is_not_compiled_safely(ctx):
+    """Decorating an agent's `learn` with `@tf.function` would bake one sampled batch and
+    one counter value into the graph (a trace keeps the Python values it read): the fix
+    needs `--unsafe-fixes`, and says why."""
+    src = '''import numpy as np
+import tensorflow as tf
+
+
+class Memory:
+    def __init__(self):
+        self.count = 0
+        self.states = np.zeros((100, 4), dtype=np.float32)
+
+    def sample(self):
+        return self.states[np.random.choice(100, 8)]
+
+
+class Agent:
+    def __init__(self):
+        self.memory = Memory()
+        self.net = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        self.opt = tf.keras.optimizers.SGD(0.01)
+
+    def learn(self):
+        if self.memory.count < 8:
+            return
+        states = self.memory.sample()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(self.net(states) ** 2)
+        grads = tape.gradient(loss, self.net.trainable_variables)
+        self.opt.apply_gradients(zip(grads, self.net.trainable_variables))
+
+
+agent = Agent()
+for step in range(100):
+    agent.memory.count += 1
+    agent.learn()
+'''
+    outcome = refactor(src)
+    assert outcome.source == src
+    [(hint, reason)] = [(h, r) for h, r in outcome.declined if h.id == "HARP103"]
+    assert "--unsafe-fixes" in reason and "Python state of its object" in reason

@@ -134,7 +134,9 @@ def test_refactor_json_report_lists_fixes_declines_and_errors(monkeypatch, capsy
 def test_refactor_reports_a_file_it_cannot_read_as_such(monkeypatch, capsys, tmp_path):
     from harp_ir import refactor
 
-    (tmp_path / "train.py").write_text("x = 1\n")
+    # a file with something to fix: one with nothing is left alone before it is read
+    (tmp_path / "train.py").write_bytes(
+        (ROOT / "tests" / "codemods" / "host_sync_item.in.py").read_bytes())
 
     def unreadable(path):
         raise PermissionError(13, "Permission denied", str(path))
