@@ -116,15 +116,19 @@ def _escape(text: str, property_value: bool = False) -> str:
 
 def github(h) -> str:
     """A `::warning` workflow command: an annotation on the span in a pull request."""
-    where = {"file": h.span.file, "line": h.span.line, "col": h.span.col,
-             "endLine": h.span.end_line, "endColumn": h.span.end_col,
-             "title": f"{h.id} {h.name}"}
-    if h.span.cell is not None:  # a notebook's lines are its cell's: no diff line to mark
-        where = {"file": h.span.file, "title": f"{h.id} {h.name} (cell {h.span.cell}, "
-                                               f"line {h.span.line})"}
-    props = ",".join(f"{k}={_escape(str(v), True)}" for k, v in where.items())
     mark = " [safe fix: harp refactor --apply]" if h.fix == "safe" else ""
-    return f"::warning {props}::{_escape(h.message + mark)}"
+    return github_command("warning", h.span, f"{h.id} {h.name}", h.message + mark)
+
+
+def github_command(kind: str, span, title: str, message: str) -> str:
+    """A workflow command (`::notice`, `::warning`, `::error`) at a span, for a pull
+    request's diff (a notebook cell's lines are not the file's: the cell goes in the title)."""
+    where = {"file": span.file, "line": span.line, "col": span.col,
+             "endLine": span.end_line, "endColumn": span.end_col, "title": title}
+    if span.cell is not None:
+        where = {"file": span.file, "title": f"{title} (cell {span.cell}, line {span.line})"}
+    props = ",".join(f"{k}={_escape(str(v), True)}" for k, v in where.items())
+    return f"::{kind} {props}::{_escape(message)}"
 
 
 def error_place(error: str) -> tuple[str, int, int, str] | None:
@@ -137,7 +141,7 @@ def error_place(error: str) -> tuple[str, int, int, str] | None:
     return None
 
 
-def _github_error(error: str) -> str:
+def github_error(error: str) -> str:
     """An error line as an `::error` workflow command, at its place when it has one."""
     place = error_place(error)
     if place is None:
@@ -161,7 +165,7 @@ def render(fmt: str, found: list, errors: list[str], level: str, out, err) -> No
         for h in found:
             out.write(github(h) + "\n")
         for e in errors:
-            out.write(_github_error(e) + "\n")
+            out.write(github_error(e) + "\n")
         return
     style = Style.for_stream(out)
     for h in found:

@@ -84,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     rf.add_argument("--assume", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--deny", action="append", default=[], metavar="KIND[:SUBJECT]")
     rf.add_argument("--no-config", action="store_true")
-    rf.add_argument("--output-format", choices=("concise", "json"), default="concise",
+    rf.add_argument("--output-format", choices=("concise", "json", "github"), default="concise",
                     help="concise (default: the diff, or a line a fixed file, and what was "
                          "not fixed on stderr) or json (one object: files, declined, errors)")
     rf.add_argument("--exclude", action="append", default=[], metavar="GLOB")
@@ -177,7 +177,7 @@ def cmd_refactor(args) -> int:
     # the programs `harp analyze` sees: a directory is one, files given side by side are one
     tasks, unlisted = tasks_for(args.paths, 1, tuple(args.exclude))
     status = 2 if unlisted else 0
-    report = _RefactorReport(args.output_format == "json")
+    report = _RefactorReport(args.output_format)
     for error in unlisted:
         report.error(error)
     args.task_of = {path: task for task in tasks for path in task.targets}
@@ -250,12 +250,14 @@ def cmd_refactor(args) -> int:
 
 class _RefactorReport:
     """What `harp refactor` says: as it goes (diffs and "fixed" lines on stdout, errors
-    and declined fixes on stderr), or, with `--output-format json`, one JSON object at
-    the end: {"version", "files": [{file, applied: [{id, name, span, safety}], diff,
-    written}], "declined": [{id, name, span, reason}], "errors"}."""
+    and declined fixes on stderr); with `--output-format json`, one JSON object at the
+    end: {"version", "files": [{file, applied: [{id, name, span, safety}], diff,
+    written}], "declined": [{id, name, span, reason}], "errors"}; with `github`, workflow
+    commands on stdout: a notice per fix (applied, or in the diff), a warning per fix not
+    made and why, an error per error line."""
 
-    def __init__(self, as_json: bool):
-        self.as_json = as_json
+    def __init__(self, fmt: str):
+        self.as_json, self.github = fmt == "json", fmt == "github"
         self.files: list[dict] = []
         self.not_fixed: list[dict] = []
         self.errors: list[str] = []
@@ -263,6 +265,8 @@ class _RefactorReport:
     def error(self, line: str) -> None:
         if self.as_json:
             self.errors.append(line)
+        elif self.github:
+            print(output.github_error(line))
         else:
             print(line, file=sys.stderr)
 
@@ -270,6 +274,9 @@ class _RefactorReport:
         if self.as_json:
             self.not_fixed.append({"id": hint.id, "name": hint.name,
                                    "span": hint.to_json()["span"], "reason": reason})
+        elif self.github:
+            print(output.github_command("warning", hint.span, f"{hint.id} {hint.name}",
+                                        f"not fixed: {reason}"))
         else:
             print(f"{hint.span}: {hint.id} not fixed: {reason}", file=sys.stderr)
 
@@ -278,15 +285,25 @@ class _RefactorReport:
                 "applied": [{"id": h.id, "name": h.name, "span": in_cells(h).to_json()["span"],
                              "safety": safety} for h, safety in outcome.applied]}
 
+    def _notices(self, outcome, written: bool) -> None:
+        for h, safety in outcome.applied:
+            done = "fixed" if written else "fixable with `harp refactor --apply`"
+            print(output.github_command("notice", in_cells(h).span, f"{h.id} {h.name}",
+                                        f"{done} ({safety} fix): {h.refactoring}"))
+
     def diff(self, path, outcome) -> None:
         if self.as_json:
             self.files.append(self._file(path, outcome, False))
+        elif self.github:
+            self._notices(outcome, False)
         else:
             sys.stdout.write(outcome.diff())
 
     def fixed(self, path, outcome) -> None:
         if self.as_json:
             self.files.append(self._file(path, outcome, True))
+        elif self.github:
+            self._notices(outcome, True)
         else:
             print(f"{path}: fixed " + ", ".join(h.id for h, _ in outcome.applied))
 

@@ -164,3 +164,25 @@ def test_an_assumption_the_user_confirms_makes_the_fix_refactor_applies(monkeypa
     assert report["declined"] == []
     assert [(a["id"], a["safety"]) for f in report["files"] for a in f["applied"]] == [
         ("HARP404", "safe")]
+
+
+def test_refactor_github_annotations(tmp_path, capsys):
+    """`harp refactor --output-format github`: a notice where a fix is made, a warning
+    where one is not and why, as workflow commands a pull request shows on its diff."""
+    program = tmp_path / "train.py"
+    program.write_bytes((ROOT / "tests" / "codemods" / "host_sync_item.in.py").read_bytes())
+    assert harp.main(["refactor", "--no-config", "--output-format", "github",
+                      str(program)]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"::notice file={program},line=10,col=16,")
+    assert line.endswith("title=HARP201 host-sync-in-loop::fixable with `harp refactor "
+                         "--apply` (safe fix): keep the value on the device (accumulate "
+                         "with tensor ops) and sync once after the loop")
+    declines = tmp_path / "seen.py"
+    declines.write_bytes((ROOT / "tests" / "codemods" /
+                          "concat_read_by_handler_declines.in.py").read_bytes())
+    harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format",
+               "github", str(declines)])
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"::warning file={declines},line=9,col=16,")
+    assert "title=HARP402 concat-in-loop::not fixed: an exception leaving the loop" in line
