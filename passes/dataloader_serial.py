@@ -31,10 +31,12 @@ from harp_ir.analysis import (
     call_arguments,
     called_function,
     called_functions,
+    class_methods,
     constant_value,
     definition,
     definitions,
     enclosing_scope,
+    instance_class,
     producer,
     record_hint,
     same_op,
@@ -70,7 +72,31 @@ def dataset_cost(value, scope, depth: int = 0) -> str:
         return "decode"
     if not qualname and any(dataset_cost(v, scope, depth + 1) == "decode" for _, v in args):
         return "decode"  # a dataset class of the program wrapping a decoding one
+    cls = instance_class(value, made)
+    getitem = class_methods(cls).get("__getitem__") if cls is not None else None
+    if getitem is not None and _decodes(getitem):
+        return "decode"  # its `__getitem__` opens an image or applies `self.transform`
     return "unknown"
+
+
+#: per-example reading and decoding in a dataset's `__getitem__`
+IMAGE_READERS = ("PIL.Image.open", "cv2.imread", "cv2.imdecode", "imageio.", "skimage.io.",
+                 "torchvision.io.", "torchvision.datasets.folder.")
+
+
+def _decodes(getitem) -> bool:
+    """Whether a dataset's `__getitem__` reads or decodes an image, or applies a transform
+    it holds (`self.transform(img)`), on every example."""
+    for op in walk(getitem):
+        if op.name != "host.call":
+            continue
+        if string_attr(op, "qualname").startswith(IMAGE_READERS):
+            return True
+        callee = producer(op.operands[0])
+        if callee is not None and callee.name == "host.getattr" and \
+                string_attr(callee, "attr").startswith("transform"):
+            return True
+    return False
 
 
 # --- tf.data: `Dataset.map(fn)` without `num_parallel_calls` ------------------------------

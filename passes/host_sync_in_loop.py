@@ -30,7 +30,6 @@ from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     accelerator,
-    calls_of,
     describe_loop,
     does_model_work,
     enclosing_loop,
@@ -137,9 +136,8 @@ def run(module, pass_=None) -> None:
         phrase = how_often.phrase(loop)
         step = _per_step(loop) if not does_model_work(loop) else None
         if step is not None:  # `for p in params:` in a clipping helper each step calls
-            func, outer = step
-            phrase += (f", in `{string_attr(func, 'sym_name')}`, which runs on every "
-                       f"iteration of {describe_loop(outer)}")
+            phrase += f", which runs {step.phrase(op)}"
+            assumptions += step.frequency_assumptions()
         elif not does_model_work(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
@@ -183,18 +181,18 @@ def run(module, pass_=None) -> None:
 
 
 def _per_step(loop):
-    """(function, outer loop) when `loop` is the body of a function of the file that a
-    training loop calls on every iteration (`grad_clipping(grads)` after each backward):
-    then every iteration of `loop` runs on every step, whatever it visits."""
-    func = enclosing_scope(loop)
-    if func.name != "host.func":
+    """The context in which a training loop runs `loop`, the body of a function of the
+    program, on its iterations, through calls (`grad_clipping(grads)` after each backward,
+    `_log_grad_norm()` from `optimize()` from `run_step()`): then every iteration of `loop`
+    runs on those steps, whatever it visits. None when no training loop does."""
+    if enclosing_scope(loop).name != "host.func":
         return None
-    for call in calls_of(func):
-        outer = enclosing_loop(call)
-        if outer is not None and does_model_work(outer, strict=True) and \
-                frequency(call, outer).kind == "always" and not few_iterations(outer):
-            return func, outer
-    return None
+    found = [c for c in callgraph.contexts(loop) if c.chain and
+             c.how_often.kind in ("always", "conditional") and
+             (does_model_work(c.loop, strict=True) or callgraph.training_work(c.loop)) and
+             not few_iterations(c.loop)]
+    found.sort(key=lambda c: (c.how_often.kind != "always", len(c.chain)))
+    return found[0] if found else None
 
 
 # --- the fix ------------------------------------------------------------------------------

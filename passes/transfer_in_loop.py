@@ -68,6 +68,8 @@ def run(module, pass_=None) -> None:
         if loop is None or not all(invariant_in(v, loop) for v in op.operands):
             _made_on_host(op)
             continue
+        if _collected(op):
+            continue  # `[torch.zeros(n).to(dev) for _ in ranks]`: one buffer per element
         what = string_attr(op, "qualname") or "the conversion"
         recv = string_attr(op, "harp.receiver")
         source = recv or next((value_name(v) for v in list(op.operands)[1:] if value_name(v)),
@@ -88,6 +90,28 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop runs an inner loop (once per epoch) or a handful of times"))
         record_hint(op, HINT, message, assumptions)
+
+
+def _collected(op, depth: int = 0) -> bool:
+    """Whether each iteration's result is kept as its own object: an element of a list a
+    comprehension or `append` builds (the receive buffers of `all_gather`), or of a
+    display, also after a method on it (`torch.IntTensor([0]).to("cuda")`). Made once
+    before the loop, every element would be the same tensor."""
+    for use in op.result.uses:
+        user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        if user.name in ("host.append", "host.list", "host.tuple") or \
+                user.name == "host.setitem" and use.operand_number == 2 or \
+                user.name == "host.call" and use.operand_number > 0 and \
+                string_attr(user, "method") in ("append", "insert"):
+            return True
+        if user.name == "host.getattr" and depth < 3 and any(
+                _collected(u.owner.operation if hasattr(u.owner, "operation") else u.owner,
+                           depth + 1)
+                for u in user.result.uses if u.operand_number == 0 and
+                (u.owner.operation if hasattr(u.owner, "operation") else u.owner).name ==
+                "host.call"):
+            return True  # `x.to(device)` of it is what the list keeps
+    return False
 
 
 def _made_on_host(op) -> None:

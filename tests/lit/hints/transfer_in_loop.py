@@ -32,3 +32,18 @@ with torch.no_grad():
         for step in range(steps):
             scale = torch.tensor(labels)  # expected-hint HARP202
             pred = model(torch.randn(4, 8, device=device)) * scale.sum()
+
+
+# Receive buffers, one per element of a list (as `all_gather` takes them): each iteration's
+# tensor is its own object, and made once they would all be the same tensor.
+def gather_sizes(world, local):
+    sizes = [torch.tensor([0], device="cuda") for _ in range(world)]
+    counts = [torch.IntTensor([0]).to("cuda") for _ in range(world)]
+    rows = []
+    for _ in range(world):
+        rows.append(torch.zeros(8).to("cuda"))
+    return sizes, counts, rows
+
+
+for step in range(1000):
+    gather_sizes(4, step)
