@@ -10,6 +10,8 @@ condition it could not prove (`unproved`). `syntax` and `hoist` hold what fixes 
 
 from __future__ import annotations
 
+import functools
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -57,6 +59,14 @@ def fix_for(hint_id: str):
     return rule.fix if rule else None
 
 
+@functools.lru_cache(maxsize=2)
+def _parsed(source: str):
+    """The parsed module and its positions, once per text: `analyze` dry-runs every hint of
+    a file on the same text (libcst trees are immutable, so fixes cannot change them)."""
+    module = cst.parse_module(source)
+    return module, positions_of(module)
+
+
 def apply(source: str, hint) -> tuple[str, list[str]]:
     """The source with `hint` fixed, and the conditions the rewrite needs that were not
     proved (none: the fix is as safe as its hint's assumptions); raises Decline."""
@@ -64,12 +74,12 @@ def apply(source: str, hint) -> tuple[str, list[str]]:
     if fix is None:
         raise Decline(f"no automatic fix for {hint.id} yet")
     try:
-        module = cst.parse_module(source)
+        module, positions = _parsed(source)
     except cst.ParserSyntaxError:
         raise Decline("the file uses `async` or `await` as a name (Python 3.6 and older): "
                       "harp analyses it but does not rewrite it") from None
     _unproved.clear()
-    new = fix.apply(module, positions_of(module), hint).code
+    new = fix.apply(module, positions, hint).code
     try:
         cst.parse_module(new)
     except cst.ParserSyntaxError as e:  # never hand back code that does not parse

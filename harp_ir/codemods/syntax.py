@@ -13,7 +13,10 @@ from harp_ir.codemods import Decline
 from harp_ir.frontend.names import dotted_name
 
 
+@functools.lru_cache(maxsize=4)
 def parents(module: cst.Module) -> dict:
+    """Each node's parent, once per module (read-only: `analyze` dry-runs every hint of a
+    file on the same tree, and a fix asks again for the tree it builds)."""
     parents = {}
 
     class Visitor(cst.CSTVisitor):
@@ -287,9 +290,10 @@ def walk(node):
     return found
 
 
-def number_names(module) -> set[str]:
+@functools.lru_cache(maxsize=4)
+def number_names(module) -> frozenset[str]:
     """Names that are only ever bound to numbers (`lr = 0.1`, `scale = 2 * 3`,
-    `mean = float(x.mean())`)."""
+    `mean = float(x.mean())`), once per module."""
     bound: dict[str, bool] = {}
 
     def numeric(expr) -> bool:
@@ -328,7 +332,7 @@ def number_names(module) -> set[str]:
                 bound[n] = False
 
     module.visit(Bindings())
-    return {n for n, only_numbers in bound.items() if only_numbers}
+    return frozenset(n for n, only_numbers in bound.items() if only_numbers)
 
 
 def factory_on_device(module: cst.Module, call: cst.Call, factories) -> cst.Call:
