@@ -115,41 +115,52 @@ TRAINING_METHODS = ("fit", "fit_generator", "train_on_batch", "apply_gradients",
                     "backward")
 
 
-def tf_dataset(value, scope, depth: int = 0) -> bool:
+def tf_dataset(value, scope) -> bool:
     """Whether `value` is a `tf.data` pipeline: made by a `tf.data` constructor, by a
     dataset method of one (`ds.shuffle(512).batch(8)`), or returned by a function of the
     program every return of which is one; a local bound in several places must be one at
     each."""
-    return _dataset_value(value, scope, depth, set())
+    return _pipeline(value, scope)[0]
 
 
-def _dataset_value(value, scope, depth: int, pending: set) -> bool:
+def _pipeline(value, scope, depth: int = 0, pending: frozenset = frozenset()
+              ) -> tuple[bool, set[str]]:
+    """(whether `value` is a `tf.data` pipeline, the `map` calls it is built from, by
+    location), followed back through locals bound in several places, dataset methods and
+    the returns of the program's functions. A local met again on the way (`ds =
+    ds.batch(8)`) leaves the answer to its other bindings."""
     if depth > 6 or scope is None:
-        return False
+        return False, set()
     load = producer(value)
     name = (str(scope.location), string_attr(load, "name")) if load is not None and \
         load.name == "host.load" else None
     if name in pending:
-        return True  # `ds = ds.batch(8)`: the other bindings decide
-    made = definitions(value, scope)
+        return True, set()
     pending = pending | {name} if name else pending
-    return bool(made) and all(_makes_dataset(m, depth, pending) for m in made)
+    made = definitions(value, scope)
+    answers = [_made_pipeline(m, depth, pending) for m in made]
+    return bool(made) and all(is_one for is_one, _ in answers), \
+        set().union(*(maps for _, maps in answers))
 
 
-def _makes_dataset(made, depth: int, pending: set) -> bool:
+def _made_pipeline(made, depth: int, pending: frozenset) -> tuple[bool, set[str]]:
+    """`_pipeline` of the op that computes a binding."""
     if made.name != "host.call":
-        return False
+        return False, set()
     if string_attr(made, "qualname").startswith("tensorflow.data."):
-        return True
+        return True, set()
     callee = producer(made.operands[0])
-    if string_attr(made, "method") in DATASET_METHODS and callee is not None and \
-            callee.name == "host.getattr":
-        return _dataset_value(callee.operands[0], enclosing_scope(made), depth + 1, pending)
+    method = string_attr(made, "method")
+    if method in DATASET_METHODS and callee is not None and callee.name == "host.getattr":
+        is_one, maps = _pipeline(callee.operands[0], enclosing_scope(made), depth + 1,
+                                 pending)
+        return is_one, (maps | {str(made.location)} if method == "map" else maps)
     func = called_function(made)
-    returns = [r for r in walk(func) if r.name == "hostcf.return" and r.operands and
+    answers = [_pipeline(r.operands[0], func, depth + 1, pending) for r in walk(func)
+               if r.name == "hostcf.return" and r.operands and
                same_op(enclosing_scope(r), func)] if func is not None else []
-    return bool(returns) and all(_dataset_value(r.operands[0], func, depth + 1, pending)
-                                 for r in returns)
+    return bool(answers) and all(is_one for is_one, _ in answers), \
+        set().union(*(maps for _, maps in answers))
 
 
 def _function_of(value, scope):
@@ -173,36 +184,6 @@ def decoding_call(func, depth: int = 0) -> str:
     return ""
 
 
-def _upstream(value, scope, depth: int = 0, pending: frozenset = frozenset()) -> set[str]:
-    """The `map` calls (by location) of the pipeline `value` is built from, followed back
-    through locals bound in several places, dataset methods and the returns of the
-    program's functions."""
-    if depth > 6 or scope is None:
-        return set()
-    load = producer(value)
-    name = (str(scope.location), string_attr(load, "name")) if load is not None and \
-        load.name == "host.load" else None
-    if name in pending:
-        return set()
-    pending = pending | {name} if name else pending
-    found: set[str] = set()
-    for made in definitions(value, scope):
-        if made.name != "host.call":
-            continue
-        callee = producer(made.operands[0])
-        if string_attr(made, "method") in DATASET_METHODS and callee is not None and \
-                callee.name == "host.getattr":
-            if string_attr(made, "method") == "map":
-                found.add(str(made.location))
-            found |= _upstream(callee.operands[0], enclosing_scope(made), depth + 1, pending)
-            continue
-        func = called_function(made)
-        for r in walk(func) if func is not None else ():
-            if r.name == "hostcf.return" and r.operands and same_op(enclosing_scope(r), func):
-                found |= _upstream(r.operands[0], func, depth + 1, pending)
-    return found
-
-
 def _evaluation_maps(ops) -> set[str]:
     """The `map` calls whose pipelines only feed evaluation: Keras' `validation_data=`, or
     loops that run no training step in a program that trains (`callgraph.evaluation_loop`),
@@ -212,12 +193,12 @@ def _evaluation_maps(ops) -> set[str]:
         if op.name == "host.call" and string_attr(op, "method") in ("fit", "fit_generator"):
             for keyword, value in call_arguments(op):
                 if keyword in ("", "x", "validation_data"):
-                    fed[keyword == "validation_data"] |= _upstream(value, enclosing_scope(op))
+                    fed[keyword == "validation_data"] |= _pipeline(value, enclosing_scope(op))[1]
         elif op.name == "host.for":
             iterable = producer(op.operands[0])
             value = iterable.operands[1] if iterable is not None and len(iterable.operands) > 1 \
                 and string_attr(iterable, "qualname") == "builtins.enumerate" else op.operands[0]
-            fed[bool(callgraph.evaluation_loop(op))] |= _upstream(value, enclosing_scope(op))
+            fed[bool(callgraph.evaluation_loop(op))] |= _pipeline(value, enclosing_scope(op))[1]
     return fed[True] - fed[False]
 
 
