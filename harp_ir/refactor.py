@@ -58,39 +58,42 @@ def hints_in(source: str, path: Path, task: Task | None = None) -> list[Hint]:
     task = task or Task(path.parent, (path,), (path,))
     program = Program.from_paths(list(task.program), task.root)
     program.unsaved[str(path)] = source
-    for name, file in list(program.files.items()):  # lowering may look modules up
-        if file in task.targets or file == path:
-            program.lower(name)
+    program.lower_files([*task.targets, path])
     mine = [e for e in program.errors if e.filename == str(path)]
     if mine:
         raise mine[0]
     return [h for h in analyze_module(program.module) if h.span.file == str(path)]
 
 
-def files_to_fix(task: Task, feedback: Feedback) -> set[str] | None:
-    """The files of `task` with a hint that has a codemod, from one analysis of the whole
-    program (re-analysing the program once per file would be quadratic in a large
-    folder), and the files it could not read; None when the analysis fails (then every
-    file is tried, and reports its own error)."""
+def files_to_fix(task: Task, feedback: Feedback) -> dict[str, list[Hint] | None] | None:
+    """The files of `task` with a hint that has a codemod, each with the program's hints
+    in it, from one analysis of the whole program (re-analysing the program once per file
+    would be quadratic in a large folder; `refactor_source` starts from these); a file it
+    could not read maps to None (its own analysis reports the error). None when the
+    analysis fails (then every file is tried, and reports its own error)."""
     from harp_ir.frontend.program import Program
 
     try:
         program = Program.from_paths(list(task.program), task.root)
-        for name, file in list(program.files.items()):
-            if file in task.targets:
-                program.lower(name)
-        found = filter_hints(analyze_module(program.module), feedback)
+        program.lower_files(task.targets)
+        found = analyze_module(program.module)
     except Exception:  # noqa: BLE001  (each file then reports its own error)
         return None
-    return {h.span.file for h in found if codemods.fix_for(h.id) is not None} | \
-        {e.filename for e in program.errors}
+    fixable = {h.span.file for h in filter_hints(found, feedback)
+               if codemods.fix_for(h.id) is not None}
+    plan: dict[str, list[Hint] | None] = {
+        file: [h for h in found if h.span.file == file] for file in fixable}
+    plan.update({e.filename: None for e in program.errors})
+    return plan
 
 
 def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = False,
-                    allow=None, task: Task | None = None) -> Outcome:
+                    allow=None, task: Task | None = None,
+                    first: list[Hint] | None = None) -> Outcome:
     """Fix what can be fixed in `source` (only the fixes whose key `allow` holds, when
     given: `--verify` tries subsets), analysing it as part of `task`'s program, as
-    `harp analyze` does. Needs a current harp context."""
+    `harp analyze` does (`first`: the hints of `source` as it is, when already known).
+    Needs a current harp context."""
     outcome = Outcome(path, source, source)
     tried: set[tuple] = set()
     declined: dict[tuple, tuple[Hint, str]] = {}
@@ -98,7 +101,9 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
     found: list[Hint] = []
     applied: dict[tuple, set[int]] = {}  # a hint's text -> the occurrences fixed
     for _ in range(MAX_STEPS):
-        found = hints_in(outcome.source, path, task)
+        # the text is as given until a fix applies: its hints are `first`, when known
+        found = first if first is not None and outcome.source == source else \
+            hints_in(outcome.source, path, task)
         found = filter_hints(found, feedback, {str(path): outcome.source.splitlines()})
         keys = _keys(found, outcome.source.splitlines(), applied)
         todo = [(h, k) for h, k in zip(found, keys, strict=True) if k not in tried]

@@ -269,9 +269,7 @@ def analyse_task(task: Task, program: Program) -> tuple[list[Hint], list[str]]:
     from harp_ir.diagnostics import format_mlir_error
 
     wanted = {str(t) for t in task.targets}
-    for name, path in list(program.files.items()):  # lowering may look modules up
-        if str(path) in wanted:
-            program.lower(name)
+    program.lower_files(task.targets)
     errors = [str(e) for e in program.errors if e.filename in wanted]
     errors += [e for t in task.targets if notebook.is_notebook(t) for e in notebook_errors(t)]
     try:

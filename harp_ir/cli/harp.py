@@ -183,11 +183,12 @@ def cmd_refactor(args) -> int:
     args.task_of = {path: task for task in tasks for path in task.targets}
     with make_context():
         fixed = []  # (path, the file as read, its text, its outcome)
-        to_fix = {}  # a task -> the files it has something to fix in (one analysis each)
+        to_fix = {}  # a task -> its files with something to fix (one analysis each)
         for path, task in args.task_of.items():
             if task not in to_fix:
                 to_fix[task] = files_to_fix(task, feedback)
-            if to_fix[task] is not None and str(path) not in to_fix[task]:
+            plan = to_fix[task]
+            if plan is not None and str(path) not in plan:
                 if notebook.is_notebook(path):  # a cell that is not Python is left out
                     for error in notebook_errors(path):
                         report.error(error)
@@ -197,7 +198,8 @@ def cmd_refactor(args) -> int:
                 original = SourceFile.read(path)  # what a fix is computed on and checked
                 text = read_source(path) if notebook.is_notebook(path) else \
                     decode_source(original.data, str(path))
-                outcome = refactor_source(text, path, feedback, args.unsafe_fixes, task=task)
+                outcome = refactor_source(text, path, feedback, args.unsafe_fixes, task=task,
+                                          first=plan.get(str(path)) if plan else None)
             except FrontendError as e:
                 report.error(str(e))
                 status = 2

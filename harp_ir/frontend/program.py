@@ -52,6 +52,13 @@ class Program:
             self._sources[filename] = read_file(Path(filename))
         return self._sources[filename]
 
+    def lower_files(self, paths) -> None:
+        """Lower the program's files among `paths` (lowering may look others up)."""
+        wanted = {str(p) for p in paths}
+        for name, path in list(self.files.items()):
+            if str(path) in wanted:
+                self.lower(name)
+
     def lower_all(self) -> ir.Module:
         for name in list(self.files):  # lowering may add the modules it imports
             self.lower(name)
