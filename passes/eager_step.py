@@ -242,9 +242,8 @@ def _decorate_step_function(module, func, alias):
     if why:
         raise Decline(f"`{func.name.value}` uses {why}, which must run eagerly")
     for node in syntax.walk(cst.Module(body=body)):
-        if isinstance(node, cst.Call) and dotted_name(node.func).rsplit(".", 1)[-1] in \
-                _MAKES_VARIABLES or isinstance(node, cst.Call) and ".layers." in \
-                dotted_name(node.func):
+        name = dotted_name(node.func) if isinstance(node, cst.Call) else ""
+        if name.rsplit(".", 1)[-1] in _MAKES_VARIABLES or ".layers." in name:
             raise Decline(f"`{func.name.value}` creates variables "
                           f"(`{dotted_name(node.func)}`) on every call: a tf.function may "
                           f"create them only on its first")
