@@ -112,6 +112,8 @@ class Hint:
     fix_if_confirmed: str = ""
     #: the assumption kinds the fix's safety depends on (what `--assume` can settle)
     fix_rests_on: tuple[str, ...] = ()
+    #: what a `harp measure` profile counted at the hint's line ("" without a profile)
+    measured: str = ""
 
     def text(self) -> str:
         return f"{self.span}: {self.id} {self.name}: {self.message}"
@@ -129,4 +131,4 @@ class Hint:
                     d["fix"], [Assumption(**a) for a in d["assumptions"]],
                     tuple(Span(**m) for m in d["moves"]),
                     tuple(Span(**r) for r in d["related"]), d.get("fix_if_confirmed", ""),
-                    tuple(d.get("fix_rests_on", ())))
+                    tuple(d.get("fix_rests_on", ())), d.get("measured", ""))

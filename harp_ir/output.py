@@ -43,10 +43,12 @@ class Style:
         return self._wrap("36", text)
 
 
-def line(h, style: Style) -> str:
-    """`path:line:col: HARP201 host-sync-in-loop: message [*]`."""
+def line(h, style: Style, measured: bool = True) -> str:
+    """`path:line:col: HARP201 host-sync-in-loop: message [*] (measured: ...)`."""
     mark = f" {style.accent(FIXABLE)}" if h.fix == "safe" else ""
-    return f"{style.bold(str(h.span))}: {style.id(h.id)} {h.name}: {h.message}{mark}"
+    measured = f" {style.dim(f'(measured: {h.measured})')}" if h.measured and measured \
+        else ""
+    return f"{style.bold(str(h.span))}: {style.id(h.id)} {h.name}: {h.message}{mark}{measured}"
 
 
 def summary(found: list, style: Style) -> str:
@@ -78,7 +80,7 @@ def source_lines(span) -> list[str] | None:
 
 def full(h, style: Style) -> list[str]:
     """The hint's line, its source with the span underlined, and what it rests on."""
-    out = [line(h, style)]
+    out = [line(h, style, measured=False)]  # the facts get their own line below
     lines = source_lines(h.span)
     if lines and 1 <= h.span.line <= len(lines):
         first = max(1, h.span.line - 1)
@@ -102,6 +104,8 @@ def full(h, style: Style) -> list[str]:
            "unsafe": "unsafe: `harp refactor --apply --unsafe-fixes` applies it",
            "none": "by hand"}.get(h.fix, h.fix)
     out.append(f"  = fix ({fix}): {h.refactoring}")
+    if h.measured:
+        out.append(f"  = measured: {h.measured}")
     for place in h.related:
         out.append(f"  = see also: {place}")
     out.append(f"  = docs: harp explain {h.id}")
@@ -150,11 +154,16 @@ def github_error(error: str) -> str:
     return f"::error file={_escape(path, True)},line={row},col={col}::{_escape(message)}"
 
 
-def render(fmt: str, found: list, errors: list[str], level: str, out, err) -> None:
-    """Write the hints (to `out`) and the errors and summary (to `err`) in format `fmt`."""
+def render(fmt: str, found: list, errors: list[str], level: str, out, err,
+           unhinted: list[dict] | None = None) -> None:
+    """Write the hints (to `out`) and the errors and summary (to `err`) in format `fmt`;
+    `unhinted`: with a profile, the measured lines that cost much and have no hint."""
     if fmt == "json":
-        json.dump({"version": 1, "level": level, "hints": [h.to_json() for h in found],
-                   "errors": errors}, out, indent=2)
+        report = {"version": 1, "level": level, "hints": [h.to_json() for h in found],
+                  "errors": errors}
+        if unhinted is not None:
+            report["measured_no_hint"] = unhinted
+        json.dump(report, out, indent=2)
         out.write("\n")
         return
     if fmt == "sarif":
@@ -173,6 +182,8 @@ def render(fmt: str, found: list, errors: list[str], level: str, out, err) -> No
             out.write("\n".join(full(h, style)) + "\n\n")
         else:
             out.write(line(h, style) + "\n")
+    for row in unhinted or ():
+        out.write(f"{style.bold(row['where'])}: measured, no hint: {row['what']}\n")
     for e in errors:
         err.write(e + "\n")
     if found:

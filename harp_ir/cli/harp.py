@@ -69,6 +69,11 @@ def _parser() -> argparse.ArgumentParser:
     an.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                     help="leave out files matching GLOB, relative to a folder given "
                          "(e.g. 'tests/*'; repeatable)")
+    an.add_argument("--profile", metavar="PROFILE",
+                    help="a `harp measure` profile: each hint gets what its line cost in "
+                         "that run, the run confirms or denies how often code runs, hints "
+                         "are ranked by measured cost, and costly lines with no hint are "
+                         "listed")
     an.add_argument("--no-cache", action="store_true",
                     help="analyse everything again, and keep no results")
     an.add_argument("--cache-dir", metavar="DIR",
@@ -98,6 +103,19 @@ def _parser() -> argparse.ArgumentParser:
                     help="absolute tolerance for numbers in CMD's output (default 1e-8)")
     rf.add_argument("--timeout", type=float, default=600,
                     help="seconds one run of CMD may take (default 600)")
+    ms = sub.add_parser("measure", help="run a program once under counters and write a "
+                                        "profile of what each line cost",
+                        usage="harp measure [-o PROFILE] [--steps N] [--root DIR] "
+                              "-- [python] SCRIPT|-m MODULE [ARGS...]")
+    ms.add_argument("-o", "--output", default="harp-profile.json",
+                    help="where the profile (JSON) goes (default: harp-profile.json)")
+    ms.add_argument("--steps", type=int, default=None, metavar="N",
+                    help="stop after N iterations of the loop that runs the training step")
+    ms.add_argument("--root", action="append", default=[], metavar="DIR",
+                    help="a folder of the program's own files (default: the script's "
+                         "folder; repeatable)")
+    ms.add_argument("program", nargs=argparse.REMAINDER,
+                    help="the command, after `--`: python SCRIPT ARGS, or -m MODULE ARGS")
     sub.add_parser("server", help="run harp as a Language Server on stdin/stdout (for an "
                                   "editor)")
     ex = sub.add_parser("explain", help="print a hint's documentation")
@@ -428,11 +446,22 @@ def cmd_analyze(args) -> int:
     progress = _progress if sys.stderr.isatty() and fmt in ("concise", "full") else None
     cache = None if args.no_cache else Cache(
         args.cache_dir or os.environ.get("HARP_CACHE_DIR") or DEFAULT_CACHE_DIR)
+    unhinted = None
+    if args.profile:
+        from harp_ir import profiled
+
+        try:
+            profiled.Profile.load(args.profile)
+        except profiled.ProfileError as e:
+            print(f"harp: error: {e}", file=sys.stderr)
+            return 2
     found, errors = analyze_paths(args.paths, jobs, progress, exclude, cache)
     if progress:
         sys.stderr.write("\r\033[K")
+    if args.profile:
+        found, unhinted = profiled.apply(found, args.profile)
     found = filter_hints(found, feedback)
-    output.render(fmt, found, errors, feedback.level, sys.stdout, sys.stderr)
+    output.render(fmt, found, errors, feedback.level, sys.stdout, sys.stderr, unhinted)
     if errors:
         return 2
     return 1 if found else 0
@@ -441,6 +470,28 @@ def cmd_analyze(args) -> int:
 def _progress(done: int, total: int) -> None:
     sys.stderr.write(f"\rharp: analysed {done}/{total} files")
     sys.stderr.flush()
+
+
+def cmd_measure(args) -> int:
+    from harp_ir import measure
+
+    program = args.program[1:] if args.program[:1] == ["--"] else args.program
+    try:
+        command = measure.Command.parse(program)
+    except measure.MeasureError as e:
+        print(f"harp: error: {e}", file=sys.stderr)
+        return 2
+    if args.steps is not None and args.steps < 1:
+        print("harp: error: --steps must be at least 1", file=sys.stderr)
+        return 2
+    profile, status, _ = measure.run(command, args.root or None, args.steps)
+    try:
+        measure.write(profile, args.output)
+    except OSError as e:
+        print(f"harp: error: cannot write '{args.output}': {e.strerror}", file=sys.stderr)
+        return 2
+    print(measure.table(profile) + f"\nprofile: {args.output}", file=sys.stderr)
+    return status
 
 
 def cmd_server(args) -> int:
@@ -488,7 +539,7 @@ def _main(argv: list[str] | None = None) -> int:
             print(f"{h.id}  {h.name:<28} {h.finds}")
         return 0
     commands = {"import": cmd_import, "analyze": cmd_analyze, "explain": cmd_explain,
-                "refactor": cmd_refactor, "server": cmd_server}
+                "refactor": cmd_refactor, "server": cmd_server, "measure": cmd_measure}
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
