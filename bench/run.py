@@ -3,7 +3,7 @@ program in bench/programs/, then the original and the refactored program run alt
 in fresh processes, timed, and their outputs compared.
 
     python bench/run.py [PROGRAM ...] [--runs 3] [--scale 1.0] [--device cpu|cuda]
-                        [--assume KIND ...] [--json bench/results.json]
+                        [--assume KIND ...] [--counts] [--json bench/results.json]
 
 Prints a table (median wall time of each version, speedup, the hints applied, whether the
 outputs agree), the geometric mean speedup for TensorFlow and for PyTorch, and writes the
@@ -13,6 +13,8 @@ differ, its refactoring fails, or a run fails. Programs read HARP_BENCH_SCALE (a
 their size) and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`tf_`,
 `torch_`). `--assume KIND` passes the user's confirmation of an assumption to
 `harp refactor` (`--assume loop-runs`: the programs' loops run, as their author knows).
+`--counts` also runs each version once under `harp measure` and adds what the fixes
+changed, counted (`sync 1,200 -> 0`): what a CPU's wall time cannot show.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
+sys.path.insert(0, str(PROGRAMS.parent))
+from measure_programs import changes, counted  # noqa: E402  (a sibling script)
+
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -46,6 +51,7 @@ class Result:
     outputs_agree: bool = False
     error: str = ""
     note: str = ""
+    counted: str = ""  # with --counts: what `harp measure` counted before -> after
 
     @property
     def speedup(self) -> float:
@@ -108,6 +114,9 @@ def measure(program: Path, args, env: dict) -> Result:
                     elapsed, out = run_program(path, env, args.timeout)
                     times.append(elapsed)
                     outputs.add((path == original, out))
+            if args.counts:
+                result.counted = changes(counted(original, env, args.timeout),
+                                         counted(refactored, env, args.timeout))
             originals = [o for is_orig, o in outputs if is_orig]
             result.outputs_agree = all(same_output(originals[0], o, args.rtol, args.atol)
                                        for _, o in outputs)
@@ -125,8 +134,11 @@ def geomean(values: list[float]) -> float:
 
 
 def table(results: list[Result]) -> str:
+    with_counts = any(r.counted for r in results)
     rows = ["| program | framework | original (s) | refactored (s) | speedup | outputs | "
-            "hints applied |", "| --- | --- | ---: | ---: | ---: | --- | --- |"]
+            "hints applied |" + (" counted: before -> after |" if with_counts else ""),
+            "| --- | --- | ---: | ---: | ---: | --- | --- |" + (" --- |" if with_counts
+                                                               else "")]
     for r in results:
         orig = f"{statistics.median(r.original_s):.2f}" if r.original_s else "-"
         new = f"{statistics.median(r.refactored_s):.2f}" if r.refactored_s else "-"
@@ -136,7 +148,7 @@ def table(results: list[Result]) -> str:
         counts = {h: r.hints.count(h) for h in dict.fromkeys(r.hints)}
         hints = ", ".join(f"{h}" + (f" x{n}" if n > 1 else "") for h, n in counts.items())
         rows.append(f"| {r.program} | {r.framework} | {orig} | {new} | {r.speedup:.2f}x | "
-                    f"{agree} | {hints} |")
+                    f"{agree} | {hints} |" + (f" {r.counted or '-'} |" if with_counts else ""))
     return "\n".join(rows)
 
 
@@ -150,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rtol", type=float, default=1e-3)
     p.add_argument("--atol", type=float, default=1e-4)
     p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("--counts", action="store_true",
+                   help="also run each version once under `harp measure` and report the "
+                        "counters that changed (waits, copies, graph ops, traces)")
     p.add_argument("--assume", action="append", default=[], metavar="KIND",
                    help="an assumption the user confirms, passed to harp refactor")
     args = p.parse_args(argv)

@@ -26,7 +26,7 @@ What the counts mean without an accelerator: the calls that cross the device bou
 counted as the program makes them, whether or not this machine has a device (`.item()` is
 a wait on a GPU and a read on a CPU: it is counted either way). On a machine without one,
 `.to(device)` and `.cuda()` count as copies to the device (a program picks `cpu` only when
-it has no accelerator), `.cpu()` and `.numpy()` as copies to the host.
+it has no accelerator, `cpu` included), `.cpu()` and `.numpy()` as copies to the host.
 """
 
 from __future__ import annotations
@@ -51,9 +51,11 @@ PROFILE_VERSION = 1
 COUNTERS: dict[str, str] = {
     "sync": "waits for a tensor's value on the host (`.item()`, `.tolist()`, `float()`, "
             "`int()`, `bool()` of a tensor, a tensor as a condition)",
-    "to_host": "copies of a tensor to the host (`.cpu()`, `.numpy()`, `.to('cpu')`)",
+    "to_host": "copies of a tensor to the host (`.cpu()`, `.numpy()`; with an "
+               "accelerator, `.to('cpu')` of a tensor on it)",
     "to_device": "copies of a tensor to the device (`.to(device)`, `.cuda()`, a factory "
-                 "with `device=`)",
+                 "from host data with `device=`; without an accelerator, any device the "
+                 "program names, `cpu` included)",
     "host_tensor": "tensors made from host data (`torch.tensor`, `torch.as_tensor`, "
                    "`torch.from_numpy`)",
     "ops": "operators dispatched (torch ATen ops, TensorFlow eager ops): a proxy for "
@@ -75,6 +77,12 @@ _HOST_METHODS = {"cpu", "numpy"}
 _HOST_FACTORIES = {"tensor", "as_tensor", "from_numpy"}
 _KERAS_METHODS = ("fit", "predict", "evaluate", "train_on_batch", "predict_on_batch",
                   "test_on_batch")
+
+
+#: torch's files between a user's call and a torch function mode (a Python-level method
+#: such as `Tensor.backward` dispatching to the mode), and this file
+_DISPATCH_FILES = (os.path.join("torch", "_tensor.py"), os.path.join("torch", "overrides.py"),
+                   os.path.join("torch", "utils", "_device.py"), "measure.py")
 
 
 class StopMeasure(BaseException):
@@ -236,6 +244,19 @@ class Recorder:
         self.counts.setdefault(key, Counter())[name] += n
         return key
 
+    def count_direct(self, name: str) -> tuple | None:
+        """Charge a crossing to the user's line only when the user's code made it: the
+        first caller past torch's own dispatch is a user frame (a sampler's `.tolist()`
+        inside a `DataLoader` is the library's, on host tensors, not the program's)."""
+        frame = sys._getframe(2)
+        while frame is not None and frame.f_code.co_filename.endswith(_DISPATCH_FILES):
+            frame = frame.f_back
+        if frame is None or self.info(frame.f_code.co_filename) is None:
+            return None
+        key = (frame.f_code.co_filename, frame.f_lineno)
+        self.counts.setdefault(key, Counter())[name] += 1
+        return key
+
     # -- lines and loops ------------------------------------------------------------------
 
     def global_trace(self, frame, event, arg):
@@ -346,36 +367,47 @@ def _torch_hooks(rec: Recorder):
     from torch.overrides import TorchFunctionMode
     from torch.utils._python_dispatch import TorchDispatchMode
 
+    accelerated = torch.cuda.is_available()
+
+    def placed(device) -> str | None:
+        """`to_device` for a tensor placed on a device: on a machine without an
+        accelerator, any device the program names (it names `cpu` only because it has none
+        here); with one, a device other than the host."""
+        if device is None:
+            return None
+        if not accelerated or torch.device(device).type != "cpu":
+            return "to_device"
+        return None
+
     def device_move(args, kwargs) -> str | None:
         """`to_device`, `to_host` or None for the arguments of `Tensor.to`."""
         target = kwargs.get("device", args[1] if len(args) > 1 else None)
         if isinstance(target, torch.Tensor):
             target = target.device
-        if isinstance(target, torch.dtype) or target is None:
-            return None
-        if isinstance(target, str) and target.split(":")[0] == "cpu":
-            return "to_host"
-        return "to_device"
+        if not isinstance(target, (str, int, torch.device)):
+            return None  # a dtype, or nothing: no move
+        if accelerated and torch.device(target).type == "cpu":
+            return "to_host" if args[0].device.type != "cpu" else None
+        return placed(target)
 
     class Crossings(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
             name = getattr(func, "__name__", "")
             if name in _SYNC_METHODS and args and isinstance(args[0], torch.Tensor):
-                rec.count("sync")
+                rec.count_direct("sync")
             elif name in _HOST_METHODS:
-                rec.count("to_host")
+                rec.count_direct("to_host")
             elif name == "cuda":
-                rec.count("to_device")
+                rec.count_direct("to_device")
             elif name == "to":
                 move = device_move(args, kwargs)
                 if move:
-                    rec.count(move)
+                    rec.count_direct(move)
             elif name in _HOST_FACTORIES:
-                rec.count("host_tensor")
-                device = kwargs.get("device")
-                if device is not None and str(device).split(":")[0] != "cpu":
-                    rec.count("to_device")
+                if rec.count_direct("host_tensor"):
+                    if placed(kwargs.get("device")):
+                        rec.count_direct("to_device")
             elif name == "backward":
                 rec.count("backward")
                 rec.step()
@@ -391,14 +423,15 @@ def _torch_hooks(rec: Recorder):
 
     @functools.wraps(original_next)
     def counted_next(self):
+        batch = original_next(self)  # the end of an epoch (StopIteration) is no batch
         key = rec.count("batches")
         if key is not None:
             rec.workers[key] = self._num_workers
-        return original_next(self)
+        return batch
 
     @functools.wraps(original_from_numpy)
     def counted_from_numpy(array):
-        rec.count("host_tensor")
+        rec.count_direct("host_tensor")
         return original_from_numpy(array)
 
     class Hooks:
