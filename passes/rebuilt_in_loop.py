@@ -9,6 +9,11 @@ pays the construction (parameter allocation and initialisation, or a new optimiz
 state) and starts over from it: an optimizer forgets its moments and step count, a model
 its weights.
 
+Not: an optimizer over objects the loop itself makes anew (`z = x.clone().requires_grad_()`,
+`self.image = preprocess(img)` and then `SGD([self.image])`): its parameters are new each
+iteration, so it has to be built each iteration (an image optimised step by step, an
+adversarial example per batch).
+
 Assumes: the loop runs many times; the object is not meant to be new each step (a fresh
 model per batch is almost always a bug, but moving the construction changes what the
 program computes, so there is no automatic fix).
@@ -19,6 +24,7 @@ from __future__ import annotations
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
+    call_arguments,
     describe_loop,
     does_model_work,
     enclosing_loop,
@@ -55,6 +61,37 @@ def _what(call) -> str | None:
     return None
 
 
+def _paths(value, depth: int = 0) -> set[str]:
+    """The names and attribute paths (`self.image`) whose objects flow into `value`."""
+    op = producer(value)
+    if op is None or depth > 8:
+        return set()
+    if op.name == "host.load":
+        return {string_attr(op, "name")}
+    if op.name == "host.getattr":
+        return {f"{p}.{string_attr(op, 'attr')}" for p in _paths(op.operands[0], depth + 1)}
+    return set().union(*(_paths(v, depth + 1) for v in op.operands))
+
+
+def _rebound(loop) -> set[str]:
+    """The names and attribute paths the loop binds anew (`z = ...`, `self.image = ...`)."""
+    bound = set()
+    for op in walk(loop):
+        if op.name == "host.store":
+            bound.add(string_attr(op, "name"))
+        elif op.name == "host.setattr":
+            bound |= {f"{p}.{string_attr(op, 'attr')}" for p in _paths(op.operands[0])}
+    return bound
+
+
+def _fresh_parameters(call, loop) -> bool:
+    """Whether an optimizer's parameters are objects the loop makes anew each iteration."""
+    arguments = call_arguments(call)
+    params = [v for k, v in arguments if k == "params"] or \
+        [v for k, v in arguments[:1] if k == ""]
+    return bool(params) and bool(_paths(params[0]) & _rebound(loop))
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         if op.name != "host.call" or string_attr(op, "effect") not in ("construct", "unknown"):
@@ -67,6 +104,8 @@ def run(module, pass_=None) -> None:
         how_often = frequency(op, loop)
         if how_often.kind != "always":
             continue  # rebuilt only sometimes (a schedule, a restart): on purpose
+        if what == "optimizer" and _fresh_parameters(op, loop):
+            continue  # it optimises what this iteration made: it must be new each time
         name = string_attr(op, "qualname") or value_name(op.operands[0]) or "the constructor"
         forgets = "its moments and step count" if what == "optimizer" else "its weights"
         message = (f"a new {what} (`{name}`) is constructed {how_often.phrase(loop)}: each "

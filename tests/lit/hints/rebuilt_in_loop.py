@@ -61,3 +61,41 @@ def discriminator(n_down=4):
 
 
 disc = discriminator()
+
+
+# near misses: an optimizer over what the iteration itself makes (an adversarial example per
+# batch, an image optimised step by step and re-quantised) must be built each iteration
+def adversarial(model, loader):
+    for x, y in loader:
+        z = x.clone().requires_grad_()
+        attack = optim.Adam([z], lr=0.01)
+        attack.zero_grad()
+        torch.nn.functional.mse_loss(model(z), y).backward()
+        attack.step()
+
+
+class Visualiser:
+    def __init__(self, model):
+        self.model = model
+
+    def generate(self, image):
+        for i in range(150):
+            self.processed = torch.tensor(image, requires_grad=True)
+            step = optim.SGD([self.processed], lr=6)
+            loss = -self.model(self.processed)[0, 3]
+            self.model.zero_grad()
+            loss.backward()
+            step.step()
+            image = self.processed.detach().round()
+
+    def fit(self, loader):
+        for (x,) in loader:
+            self.opt = optim.Adam(self.model.parameters())  # expected-hint HARP503
+            self.opt.zero_grad()
+            self.model(x).sum().backward()
+            self.opt.step()
+
+
+adversarial(model, loader)
+Visualiser(model).generate(torch.ones(1, 4))
+Visualiser(model).fit(loader)
