@@ -1,8 +1,8 @@
 """Precision with and without a profile, on the ecosystem corpus's programs that run here:
 `harp measure` runs each one (as bench/verify_corpus.py does: a stand-in torchvision with
-MNIST/CIFAR-shaped random data), then `harp analyze` of its folder at the default level
-without and with `--profile`, and every hint is looked up in the corpus's blind verdicts
-(bench/ecosystem/verdicts.toml).
+MNIST/CIFAR-shaped random data), then `harp analyze` of its folder at the default and the
+aggressive level, without and with `--profile`, and every hint is looked up in the corpus's
+blind verdicts (bench/ecosystem/verdicts.toml).
 
     python bench/profiled_corpus.py [--repos DIR] [--steps N]
 
@@ -53,6 +53,31 @@ def verdict_of(hint: dict, source: str, verdicts: dict) -> str:
     return found["verdict"] if found else "unjudged"
 
 
+LEVELS = ("default", "aggressive")
+
+
+def compare(level: str, before: list[dict], after: list[dict], source: str, verdicts: dict,
+            pooled: dict) -> None:
+    """Print one level's hints without and with the profile, and what the profile changed."""
+    for label, found in (("without", before), ("with", after)):
+        judged = [verdict_of(h, source, verdicts) for h in found]
+        true, counted = judged.count("TRUE"), sum(v != "unjudged" for v in judged)
+        pooled[level, label][0] += true
+        pooled[level, label][1] += counted
+        print(f"  {level}, {label} the profile: {len(found)} hints, {true} TRUE of {counted} "
+              f"judged")
+    kept = {ecosystem.where(h) + h["id"] for h in after}
+    for h in before:
+        if ecosystem.where(h) + h["id"] not in kept:
+            print(f"    dropped {ecosystem.where(h)} {h['id']} "
+                  f"({verdict_of(h, source, verdicts)})")
+    had = {ecosystem.where(h) + h["id"] for h in before}
+    for h in after:
+        if ecosystem.where(h) + h["id"] not in had:
+            print(f"    added {ecosystem.where(h)} {h['id']} "
+                  f"({verdict_of(h, source, verdicts)}): {h['measured']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repos", type=Path, default=REPOS)
@@ -61,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     sources = ecosystem.load_corpus()
     verdicts = ecosystem.load_reviews()[0]
-    pooled = {"without": [0, 0], "with": [0, 0]}  # TRUE, judged
+    pooled = {(level, label): [0, 0] for level in LEVELS for label in ("without", "with")}
     failed = False
     with tempfile.TemporaryDirectory(prefix="harp-profiled-") as tmp:
         stub = Path(tmp) / "stub"
@@ -87,30 +112,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{source} {folder}: harp measure failed: {run.stderr.strip()[-300:]}")
                 continue
             status = json.loads(profile.read_text())["status"]
-            before = hints(root, folder)
-            after = hints(root, folder, "--profile", str(profile))
             print(f"{source} {folder} (run {status}):")
-            for label, found in (("without", before), ("with", after)):
-                judged = [verdict_of(h, source, verdicts) for h in found]
-                true = judged.count("TRUE")
-                counted = sum(v != "unjudged" for v in judged)
-                pooled[label][0] += true
-                pooled[label][1] += counted
-                print(f"  {label} the profile: {len(found)} hints, {true} TRUE of {counted} "
-                      f"judged")
-            kept = {ecosystem.where(h) + h["id"] for h in after}
-            for h in before:
-                if ecosystem.where(h) + h["id"] not in kept:
-                    print(f"    dropped {ecosystem.where(h)} {h['id']} "
-                          f"({verdict_of(h, source, verdicts)})")
-            had = {ecosystem.where(h) + h["id"] for h in before}
-            for h in after:
-                if ecosystem.where(h) + h["id"] not in had:
-                    print(f"    added {ecosystem.where(h)} {h['id']} "
-                          f"({verdict_of(h, source, verdicts)}): {h['measured']}")
-    for label, (true, judged) in pooled.items():
+            for level in LEVELS:
+                before = hints(root, folder, "--level", level)
+                after = hints(root, folder, "--level", level, "--profile", str(profile))
+                compare(level, before, after, source, verdicts, pooled)
+    for (level, label), (true, judged) in pooled.items():
         share = f"{true / judged:.2f}" if judged else "-"
-        print(f"pooled, {label} profiles: precision {share} ({true} TRUE of {judged} judged)")
+        print(f"pooled, {level} level, {label} profiles: precision {share} ({true} TRUE of "
+              f"{judged} judged)")
     return 1 if failed else 0
 
 

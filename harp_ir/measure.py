@@ -17,10 +17,11 @@ with:
   calls.
 
 Each count goes to the innermost frame in the user's files (a helper's line, not the
-loop's), a notebook's to its cell and line. `--steps N` stops the run after N iterations
-of the loop that runs the training step (the innermost user loop around the first
-`backward()`, `tape.gradient`, `Session.run` or Keras training call), so a long training
-script is measured in seconds.
+loop's), a notebook's to its cell and line. Child processes (`DataLoader` workers,
+`torch.multiprocessing`) are not traced; the profile says how many were started.
+`--steps N` stops the run after N iterations of the loop that runs the training step
+(the innermost user loop around the first `backward()`, `tape.gradient`, `Session.run`
+or Keras training call), so a long training script is measured in seconds.
 
 What the counts mean without an accelerator: the calls that cross the device boundary are
 counted as the program makes them, whether or not this machine has a device (`.item()` is
@@ -35,6 +36,7 @@ import ast
 import functools
 import inspect
 import json
+import multiprocessing.process
 import os
 import runpy
 import sys
@@ -641,6 +643,15 @@ def run(command: Command, roots: list[str] | None = None,
         sys.path.insert(0, os.path.dirname(script))
     status, error = 0, ""
     started = time.perf_counter()
+    original_start = multiprocessing.process.BaseProcess.start
+    processes = []
+
+    @functools.wraps(original_start)
+    def counted_start(self):  # a child's lines are not traced here: say that it ran
+        processes.append(type(self).__name__)
+        return original_start(self)
+
+    multiprocessing.process.BaseProcess.start = counted_start
     try:
         sys.settrace(rec.global_trace)
         if notebook_path:
@@ -663,6 +674,7 @@ def run(command: Command, roots: list[str] | None = None,
         traceback.print_exc()
     finally:
         sys.settrace(None)
+        multiprocessing.process.BaseProcess.start = original_start
         for h in reversed(rec.hooks):
             h.__exit__(None, None, None)
         sys.argv, sys.path[:] = saved[0], saved[1]
@@ -682,6 +694,7 @@ def run(command: Command, roots: list[str] | None = None,
         "wall_s": round(wall, 3),
         "accelerator": _accelerator(),
         "frameworks": sorted({"torch", "tensorflow"} - rec.pending),
+        "processes": len(processes),
         **rec.profile(),
     }
     return profile, status, error

@@ -3,12 +3,13 @@ counted and settles the assumptions a run can settle.
 
 - Each hint gets its line's measured facts ("ran 6,400 times: 6,400 waits on the device;
   the `for` loop at line 20 made 6,400 iterations").
-- `loop-runs`, `hot-loop` and `every-iteration` become confirmed or denied, with the count
-  as their reason: a loop whose body ran under a tenth as often as the busiest loop's (an
-  epoch loop beside its batches) is not hot, a loop over parameters inside the step is; a
-  statement that ran on 1 in 100 iterations does not run on every one; a line a finished
-  run never reached cost nothing. A run stopped by `--steps` denies nothing about a loop it
-  entered once, nor about code it never reached.
+- `loop-runs`, `hot-loop` and `every-iteration` become confirmed or denied, with the
+  count as their reason: a loop whose body ran under a tenth as often as the busiest
+  loop's (an epoch loop beside its batches) is not hot, a loop over parameters inside
+  the step is; a statement that ran on 1 in 100 iterations does not run on every one; a
+  line a finished run that started no child process never reached cost nothing. A run
+  stopped by `--steps` denies nothing about a loop it entered once, nor about code it
+  never reached.
 - Hints are ranked by measured cost (waits and copies, then ops), and lines that cost much
   but carry no hint are listed as "measured, no hint".
 """
@@ -73,6 +74,7 @@ class Profile(BaseModel):
     model_config = ConfigDict(extra="ignore")
     harp_measure: int
     status: str
+    processes: int = 0  # child processes started: their lines ran untraced
     lines: list[LineCounts]
     loops: list[LoopCounts]
 
@@ -132,7 +134,7 @@ class Measured:
                          f"{default_loop.iterations:,} iterations in {default_loop.entries:,} "
                          f"run{'s' * (default_loop.entries != 1)}")
         assumptions = [self._judge(a, hint, runs, default_loop) for a in hint.assumptions]
-        if runs == 0 and self.profile.finished and \
+        if runs == 0 and self.profile.finished and not self.profile.processes and \
                 not any(a.status == "denied" for a in assumptions):
             assumptions.append(Assumption(
                 "every-iteration", f"line {hint.span.line}", "low", "denied",

@@ -263,6 +263,31 @@ def test_a_bad_profile_is_a_clear_error(tmp_path, capsys):
     assert "cannot read the profile" in capsys.readouterr().err
 
 
+def test_lines_run_by_a_child_process_are_not_denied(tmp_path):
+    (tmp_path / "prog.py").write_text(textwrap.dedent("""\
+        import multiprocessing
+        import torch
+
+        def work(n):
+            t = torch.ones(3)
+            total = 0.0
+            for i in range(n):
+                total += (t * i).sum().item()
+            print(total)
+
+        if __name__ == "__main__":
+            child = multiprocessing.Process(target=work, args=(200,))
+            child.start()
+            child.join()
+        """))
+    profile, run = measure(tmp_path, (tmp_path / "prog.py").read_text())
+    assert run.returncode == 0 and profile["processes"] == 1
+    assert at(profile, 8)["runs"] == 0  # it ran, in the child
+    report = analyze(tmp_path, "--level", "aggressive", "--profile",
+                     str(tmp_path / "profile.json"))
+    assert 8 in [h["span"]["line"] for h in report["hints"]]
+
+
 @pytest.mark.parametrize("options", [(), ("--output-format", "full")])
 def test_text_output_shows_what_was_measured(tmp_path, options):
     measure(tmp_path, TRAIN)
