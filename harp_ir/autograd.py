@@ -282,11 +282,13 @@ def sharing(file: ir.Operation) -> list[ir.Operation]:
                          for o in walk(m))]
 
 
-def optimized_modules(file: ir.Operation) -> set[tuple] | None:
+def optimized_modules(file: ir.Operation, tensors_alone: bool = False) -> set[tuple] | None:
     """The modules whose parameters an optimizer holds, of those `file` (a host.module)
     makes: optimizers in it and in the files of the program that import it (scripts side
     by side in a folder do not share modules); None when one of those optimizers is given
-    its parameters in a form this cannot read (then every module may train)."""
+    its parameters in a form this cannot read (then every module may train). With
+    `tensors_alone`, an optimizer over a list of tensors made by the program (`SGD([image])`,
+    no module's attribute) holds no module."""
     found: set[tuple] = set()
     for op in (o for f in sharing(file) for o in walk(f)):
         if op.name != "host.call" or string_attr(op, "harp.kind") != "optimizer" or \
@@ -294,10 +296,26 @@ def optimized_modules(file: ir.Operation) -> set[tuple] | None:
             continue
         args = [v for k, v in analysis.call_arguments(op) if k in ("", "params")][:1]
         keys = _parameter_owners(args[0]) if args else None
-        if keys is None:
+        if keys is None and not (tensors_alone and args and _made_tensors(args[0])):
             return None
-        found |= keys
+        found |= keys or set()
     return found
+
+
+def _made_tensors(value: ir.Value) -> bool:
+    """`[image]`, `(z, w)`: a display of tensors the program makes itself (a factory, or a
+    name bound to one), none read from a module (`model.fc.weight` is a parameter)."""
+    op = producer(value)
+    if op is None or op.name not in ("host.list", "host.tuple") or not list(op.operands):
+        return False
+    for element in op.operands:
+        made = producer(element)
+        if made is not None and made.name == "host.load":
+            made = analysis.definition(element, enclosing_scope(made))
+        if made is None or made.name == "host.getattr" or \
+                string_attr(made, "harp.kind") != "tensor":
+            return False
+    return True
 
 
 def _parameter_owners(value: ir.Value, depth: int = 0) -> set[tuple] | None:

@@ -58,6 +58,8 @@ ASSUMPTIONS: dict[str, str] = {
     "tf1-api": "a module that uses TensorFlow-1-only names is TF1 code (`tf` is compat.v1)",
     "step-share": "what the fix removes is a noticeable share of a step, worth a change",
     "device-argument": "the argument of `.to(...)` names a device (not a dtype or a tensor)",
+    "weights-unused": "a module's weight gradients are used by nothing: no optimizer, no "
+                      "reader, no code harp cannot see",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")

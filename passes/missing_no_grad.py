@@ -47,6 +47,15 @@ from harp_ir.rules import Fix, HintSpec, Rule
 HINT = "HARP303"
 NO_GRAD = ("torch.no_grad", "torch.inference_mode", "torch.enable_grad")
 _TRAINING_METHODS = ("backward", "step", "minimize", "apply_gradients")
+#: functions that run a backward pass through what they are given (and need its graph)
+_GRADIENT_FUNCTIONS = ("torch.autograd.grad", "torch.autograd.backward")
+
+
+def _runs_backward(op) -> bool:
+    """A call that trains or takes gradients: `backward()`, an optimizer's step, or
+    `torch.autograd.grad` (a gradient penalty, an input's gradient)."""
+    return op.name == "host.call" and (string_attr(op, "method") in _TRAINING_METHODS or
+                                       string_attr(op, "qualname") in _GRADIENT_FUNCTIONS)
 
 
 def _calls_module(op) -> str:
@@ -96,8 +105,7 @@ def run(module, pass_=None) -> None:
         if loop is None or any(loop == r for r in reported) or _grad_disabled(op):
             continue
         body = list(walk(loop))
-        if any(o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS
-               for o in body) or _backward_after(loop):
+        if any(_runs_backward(o) for o in body) or _backward_after(loop):
             continue
         reported.append(loop)
         opaque_calls = any(o.name == "host.call" and string_attr(o, "effect") == "unknown"
@@ -293,8 +301,7 @@ def _backward_after(loop) -> bool:
                     tainted.add(string_attr(o, "name"))
                 else:
                     tainted.discard(string_attr(o, "name"))
-            elif (o.name == "host.call" and string_attr(o, "method") in _TRAINING_METHODS
-                  or o.name == "hostcf.return" and _model_method(o)) and \
+            elif (_runs_backward(o) or o.name == "hostcf.return" and _model_method(o)) and \
                     any(reads_names(v, tainted) for v in o.operands):
                 return True
     return False

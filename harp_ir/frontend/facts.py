@@ -36,7 +36,8 @@ UNKNOWN = Fact("unknown", status="speculated")
 
 def framework_of(qualname: str) -> str:
     root = qualname.split(".", 1)[0]
-    return {"torch": "torch", "tensorflow": "tf", "keras": "tf"}.get(root, "")
+    return {"torch": "torch", "torchvision": "torch", "tensorflow": "tf",
+            "keras": "tf"}.get(root, "")
 
 
 def attach(op: ir.Operation, fact: Fact | None) -> None:

@@ -175,12 +175,13 @@ def stateful(env, optimizer):
 
 def gan(batches):
     # near misses: the discriminator trains (an optimizer holds it), so it is no target
-    # network; the generator's output carries a gradient, and nothing sets its weights
+    # network; the generator's output carries a gradient, and nothing sets its weights (so
+    # backward computes its weight gradients for nothing: HARP304's)
     g = QNet()
     d = QNet()
     opt_d = torch.optim.Adam(d.parameters())
     for x, _ in batches:
-        fake = g(x)
+        fake = g(x)  # expected-hint HARP304
         loss = F.softplus(-d(fake)).mean()
         opt_d.zero_grad()
         loss.backward()

@@ -1,0 +1,287 @@
+"""--harp-unused-weight-gradients (HARP304): backward computes gradients for a model that
+nothing trains.
+
+Finds: a PyTorch module's forward whose output reaches `backward()` on every step of a hot
+loop, when no optimizer of the program holds the module's parameters, the program never
+turns their gradients off, never copies into them in a loop and never reads their
+`.grad`: the loop optimises something else through a fixed (usually pretrained) network,
+an input image, an adversarial example, a generator through a perceptual loss. Each
+`backward()` then also computes, and accumulates into `.grad`, a gradient for every weight
+of that module: for convolutions and linear layers about as much work as the gradient of
+their input, and memory for a copy of the weights.
+
+How: the module is identified by where it is made (`autograd.module_key`, through
+attributes, parameters and `.to(device)`), the optimizers of the files that share it are
+read (`autograd.optimized_modules`); its output is followed to a `backward()` through
+def-use (`autograd.flow`); how often the forward runs comes from the call graph
+(`callgraph.per_step`). `torch.autograd.grad(out, x)` computes only what it is asked for,
+so it is not a backward here.
+
+Assumes: nothing harp cannot see trains the module or reads its weight gradients (the
+module is handed to no library call other than its forward; medium risk).
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from harp_ir import autograd, callgraph, catalogue
+from harp_ir.analysis import (
+    Assumption,
+    called_function,
+    constant_value,
+    enclosing_loop,
+    host_module,
+    loops_around,
+    producer,
+    record_hint,
+    string_attr,
+    walk,
+)
+from harp_ir.passes.missing_no_grad import (
+    _calls_made_module,
+    _calls_module,
+    _forward_text,
+    _grad_disabled,
+    _loss,
+)
+from harp_ir.rules import HintSpec, Rule
+
+HINT = "HARP304"
+#: library calls a module may be handed to without being trained or having its weight
+#: gradients read
+_HARMLESS = ("builtins.print", "builtins.isinstance", "builtins.len", "torch.save",
+             "builtins.repr", "builtins.str")
+
+
+def _loop_of(value):
+    """The `host.for` whose loop variable `value` reads (`p` in `for p in ...:`), else
+    None."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return None
+    name = string_attr(load, "name")
+    for loop in loops_around(load):
+        first = loop.regions[0].blocks[0].operations[0] if loop.name == "host.for" else None
+        if first is not None and first.name == "host.store" and \
+                string_attr(first, "name") == name:
+            return loop
+    return None
+
+
+def _parameters_of(loop):
+    """The module whose `.parameters()` (or `named_parameters()`) `loop` iterates, as its
+    key; None when it iterates something else or an unknown module."""
+    source = producer(loop.operands[0])
+    while source is not None and source.name == "host.call" and \
+            string_attr(source, "qualname") in ("builtins.list", "builtins.enumerate"):
+        source = producer(source.operands[1]) if len(list(source.operands)) > 1 else None
+    callee = producer(source.operands[0]) if source is not None and \
+        source.name == "host.call" else None
+    if callee is None or callee.name != "host.getattr" or \
+            string_attr(callee, "attr") not in ("parameters", "named_parameters"):
+        return None
+    return autograd.module_key(callee.operands[0]) or "unknown"
+
+
+def _gradient_settings(files) -> tuple[set, bool]:
+    """The modules whose parameters the program freezes (`m.requires_grad_(False)`, `p.
+    requires_grad = False` for `p` in `m.parameters()`) or whose `.grad` it reads or clips,
+    and whether it does so somewhere this cannot attribute (then any module may be)."""
+    keys, unknown = set(), False
+    for op in (o for f in files for o in walk(f)):
+        target = None
+        if op.name == "host.call" and "clip_grad" in string_attr(op, "qualname"):
+            unknown = True  # the norm of weight gradients is read
+        elif op.name == "host.call" and string_attr(op, "method") == "requires_grad_" and \
+                [constant_value(v) for v in list(op.operands)[1:]] == [False]:
+            target = producer(op.operands[0]).operands[0]
+        elif op.name == "host.setattr" and string_attr(op, "attr") == "requires_grad" and \
+                constant_value(op.operands[1]) is False:
+            target = op.operands[0]
+        elif op.name == "host.getattr" and string_attr(op, "attr") == "grad":
+            loop = _loop_of(op.operands[0])
+            if loop is not None and _parameters_of(loop) is not None:
+                keys.add(_parameters_of(loop))
+        if target is None:
+            continue
+        loop = _loop_of(target)
+        key = _parameters_of(loop) if loop is not None else autograd.module_key(target)
+        if key is None or key == "unknown":
+            unknown = True
+        else:
+            keys.add(key)
+    return keys, unknown
+
+
+def _depends(value, origin, tainted: set[str], depth: int = 0) -> bool:
+    """Whether `value` is computed from `origin`'s result, directly or through names
+    `tainted` (bound from it earlier in the loop)."""
+    op = producer(value)
+    if op is None or depth > 12:
+        return False
+    if op == origin:
+        return True
+    if op.name == "host.load":
+        return string_attr(op, "name") in tainted
+    known = catalogue.load()
+    if op.name == "host.getattr" and string_attr(op, "attr") in known.detached_attributes:
+        return False  # `.data`: no gradient flows through it
+    if op.name == "host.call" and string_attr(op, "method") in known.detached_methods:
+        return False  # `.detach()`, `.item()`
+    return not op.regions and any(_depends(v, origin, tainted, depth + 1)
+                                  for v in op.operands)
+
+
+def _feeds_backward(origin) -> bool:
+    """Whether `origin`'s output reaches a `backward()`: followed through def-use in its
+    function, or, for a script's top-level loop (globals), through the names the loop
+    binds from it before the backward."""
+    flow = autograd.flow(origin.result)
+    if "`backward()`" in flow.reaches:
+        return True
+    loop = enclosing_loop(origin)
+    if loop is None or not flow.reaches:
+        return False  # followed to its ends: it never reaches a backward
+    tainted: set[str] = set()
+    for op in walk(loop):
+        if op.name == "host.store" and _depends(op.operands[0], origin, tainted):
+            tainted.add(string_attr(op, "name"))
+        elif op.name == "host.call" and string_attr(op, "method") == "backward":
+            callee = producer(op.operands[0])
+            if callee is not None and _depends(callee.operands[0], origin, tainted):
+                return True
+    return False
+
+
+def _handed_away(key, files, forward) -> bool:
+    """Whether the module is passed to a library call other than a harmless one (a
+    trainer that may optimise it): what happens there is not visible."""
+    for op in (o for f in files for o in walk(f)):
+        if op.name != "host.call" or op == forward:
+            continue
+        if not any(autograd.module_key(v) == key for v in list(op.operands)[1:]):
+            continue
+        if called_function(op) is None and string_attr(op, "qualname") not in _HARMLESS:
+            return True
+    return False
+
+
+def _set_in_loop(key, files) -> bool:
+    """Whether the program copies into the module's weights in a loop (a target network's
+    `load_state_dict`, a soft update): then it is a copy that other code trains."""
+    for op in (o for f in files for o in walk(f)):
+        if op.name == "host.call" and string_attr(op, "method") == "load_state_dict" and \
+                enclosing_loop(op) is not None:
+            callee = producer(op.operands[0])
+            if callee is not None and callee.name == "host.getattr" and \
+                    autograd.module_key(callee.operands[0]) == key:
+                return True
+    written = autograd.written_by_hand(key, files[0])  # a function that copies into it
+    return bool(written) and "load_state_dict" not in written
+
+
+#: library modules without parameters (a loss, an activation): nothing to compute
+_STATELESS = ("Loss", "ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout",
+              "Flatten", "Identity", "MaxPool", "AvgPool", "Upsample", "GELU", "LeakyReLU",
+              "CosineSimilarity", "PixelShuffle")
+
+
+def _has_parameters(key, depth: int = 0) -> bool:
+    """Whether the module `key` names has weights: a library layer that holds some, or a
+    class of the program that builds one (a loss written as an `nn.Module` has none)."""
+    if key[0] == "site" and autograd.class_of(key) is None:
+        qualname = string_attr(key[1], "qualname")
+        return qualname.startswith(("torch.nn.", "torchvision.models.")) and \
+            not any(s in qualname.rsplit(".", 1)[-1] for s in _STATELESS)
+    cls = autograd.class_of(key)
+    if cls is None or depth > 3:
+        return key[0] == "attr"  # an attribute made elsewhere: assume it has weights
+    for op in walk(cls):
+        if op.name != "host.call" or string_attr(op, "effect") != "construct":
+            continue
+        made = autograd.module_key(op.result)
+        if string_attr(op, "qualname") in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") \
+                or made is not None and made != key and _has_parameters(made, depth + 1):
+            return True
+    return False
+
+
+def _reported(op) -> bool:
+    """Whether HARP303 already reports this forward, or the forward its output feeds (a
+    target network's, whose inputs carry no gradient: then no_grad saves the whole graph,
+    weights' gradients included)."""
+    users = [u.owner.operation if hasattr(u.owner, "operation") else u.owner
+             for u in op.result.uses]
+    return any("harp.hints" in o.attributes and any(
+        ir.StringAttr(ir.DictAttr(h)["id"]).value == "HARP303"
+        for h in ir.ArrayAttr(o.attributes["harp.hints"])) for o in [op, *users])
+
+
+def run(module, pass_=None) -> None:
+    done: set = set()
+    known: dict = {}  # a file -> (files sharing its modules, optimized modules or None)
+    for origin in walk(module):
+        if not (_calls_module(origin) or _calls_made_module(origin)) or \
+                _grad_disabled(origin) or _loss(origin) or _reported(origin):
+            continue
+        file = host_module(origin)
+        key = autograd.module_key(origin.operands[0])
+        if file is None or key is None:
+            continue
+        if file not in known:
+            files = autograd.sharing(file)
+            settled, unknown = _gradient_settings(files)
+            known[file] = (files, settled, None if unknown else
+                           autograd.optimized_modules(file, tensors_alone=True))
+        files, settled, optimized = known[file]
+        if optimized is None or autograd.trains(key, optimized) or key in settled or \
+                not _has_parameters(key) or not _feeds_backward(origin):
+            continue
+        ctx = callgraph.per_step(origin, callgraph.training_work)
+        if ctx is None or (key, ctx.loop) in done or _set_in_loop(key, files) or \
+                _handed_away(key, files, origin):
+            continue
+        done.add((key, ctx.loop))
+        what = _forward_text(origin)
+        message = (f"{what} feeds a `backward()` {ctx.phrase(origin)}, but no optimizer holds "
+                   f"the module's parameters and nothing reads their gradients: each "
+                   f"backward also computes a gradient for every weight of it; turn them off "
+                   f"once before the loop (`.requires_grad_(False)` on the module)")
+        assumptions = [Assumption(
+            "weights-unused", what, "medium", "speculated",
+            "no optimizer of the program holds its parameters, the program never turns "
+            "gradients off, copies into them in a loop or reads their `.grad`, and hands "
+            "the module to no library call but its forward")]
+        assumptions += ctx.frequency_assumptions()
+        record_hint(origin, HINT, message, assumptions, related=[ctx.site])
+
+
+RULE = Rule(
+    flag="harp-unused-weight-gradients",
+    summary="Find backward passes through a model nothing trains (HARP304)",
+    run=run,
+    hint=HintSpec(
+        id=HINT,
+        name="unused-weight-gradients",
+        finds="a backward pass, on every step of a loop, through a PyTorch module that no "
+              "optimizer holds and whose weight gradients nothing reads (an input or a "
+              "generator optimised through a fixed network)",
+        why="backward computes and accumulates a gradient for every weight of the module: "
+            "for convolutions and linear layers about as much work as the input's gradient, "
+            "and memory for a copy of the weights, all unused",
+        refactoring="turn the module's gradients off once before the loop "
+                    "(`model.requires_grad_(False)`)",
+        before="net = models.vgg16(pretrained=True)\n"
+               "for i in range(steps):\n"
+               "    loss = -net(image)[0, c]\n"
+               "    loss.backward()\n"
+               "    opt.step()  # opt holds only `image`\n",
+        after="net = models.vgg16(pretrained=True).requires_grad_(False)\n"
+              "for i in range(steps):\n"
+              "    loss = -net(image)[0, c]\n"
+              "    loss.backward()\n"
+              "    opt.step()\n",
+        assumptions=("weights-unused", "loop-runs", "hot-loop", "every-iteration"),
+    ),
+)
