@@ -23,6 +23,7 @@ module is handed to no library call other than its forward; medium risk).
 
 from __future__ import annotations
 
+import libcst as cst
 from torch_mlir import ir
 
 from harp_ir import autograd, callgraph, catalogue
@@ -38,6 +39,7 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.passes.missing_no_grad import (
     _calls_made_module,
     _calls_module,
@@ -45,7 +47,7 @@ from harp_ir.passes.missing_no_grad import (
     _grad_disabled,
     _loss,
 )
-from harp_ir.rules import HintSpec, Rule
+from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP304"
 #: library calls a module may be handed to without being trained or having its weight
@@ -257,6 +259,64 @@ def run(module, pass_=None) -> None:
         record_hint(origin, HINT, message, assumptions, related=[ctx.site])
 
 
+def fix_unused_weight_gradients(module, positions, hint):
+    """`MODULE.requires_grad_(False)` before the outermost loop of the function that runs
+    the forward: the module's weights stop taking gradients; every input's gradient is
+    computed as before. Safe when the backward still has a tensor that wants a gradient
+    through this forward: an argument of the forward reads a name whose `.grad` the loop
+    reads, or that an optimizer the loop steps holds (`SGD([image])`, `image` passed in)."""
+    call = node_at(positions, hint.span, cst.Call)
+    parents = syntax.parents(module)
+    base = call.func
+    while isinstance(base, cst.Attribute):
+        base = base.value
+    if not isinstance(base, cst.Name):
+        raise Decline("the module is not a name or an attribute of one")
+    loop = syntax.enclosing_loop(call, parents)
+    while True:
+        try:
+            loop = syntax.enclosing_loop(loop, parents)
+        except Decline:
+            break
+    if base.value in syntax.loop_writes(loop):
+        raise Decline(f"the loop rebinds `{base.value}`")
+    inputs = syntax.names(list(call.args)).loaded
+    if not inputs & (_grad_read(loop) | _optimized_names(module, loop, parents)):
+        unproved("the backward still has a tensor that wants a gradient through this "
+                 "forward (an input the loop optimises): otherwise it would have none")
+    module_text = cst.Module([]).code_for_node(call.func)
+    freeze = cst.parse_statement(f"{module_text}.requires_grad_(False)\n")
+    stmt, _ = syntax.statement_of(loop, parents)
+    freeze = freeze.with_changes(leading_lines=stmt.leading_lines)
+    return module.deep_replace(stmt, cst.FlattenSentinel(
+        [freeze, stmt.with_changes(leading_lines=[])]))
+
+
+def _grad_read(loop) -> set[str]:
+    """The names whose `.grad` the loop reads (`x.grad.sign()`)."""
+    return {n.value.value for n in syntax.walk(loop) if isinstance(n, cst.Attribute) and
+            n.attr.value == "grad" and isinstance(n.value, cst.Name)}
+
+
+def _optimized_names(module, loop, parents) -> set[str]:
+    """The names in the list of an optimizer the loop steps (`opt = SGD([image])`,
+    `opt.step()` in the loop), from assignments in the loop's function or module."""
+    stepped = {n.func.value.value for n in syntax.walk(loop) if isinstance(n, cst.Call) and
+               isinstance(n.func, cst.Attribute) and n.func.attr.value == "step" and
+               isinstance(n.func.value, cst.Name)}
+    scope = loop
+    while scope in parents and not isinstance(scope, (cst.FunctionDef, cst.Module)):
+        scope = parents[scope]
+    found: set[str] = set()
+    for node in syntax.walk(scope):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and \
+                node.value.args and isinstance(node.value.args[0].value, (cst.List, cst.Tuple)) \
+                and any(syntax.bound_names(t.target) & stepped for t in node.targets):
+            found |= {e.value.value for e in node.value.args[0].value.elements
+                      if isinstance(e.value, cst.Name)}
+    return found
+
+
 RULE = Rule(
     flag="harp-unused-weight-gradients",
     summary="Find backward passes through a model nothing trains (HARP304)",
@@ -283,5 +343,15 @@ RULE = Rule(
               "    loss.backward()\n"
               "    opt.step()\n",
         assumptions=("weights-unused", "loop-runs", "hot-loop", "every-iteration"),
+    ),
+    fix=Fix(
+        apply=fix_unused_weight_gradients,
+        summary="safe when the loop optimises an input of the forward, else unsafe",
+        rewrite="`MODULE.requires_grad_(False)` before the outermost loop of the function "
+                "that runs the forward (safe when an argument of the forward is a tensor "
+                "whose `.grad` the loop reads or that an optimizer the loop steps holds; "
+                "otherwise `--unsafe-fixes`: the backward could be left with nothing that "
+                "wants a gradient)",
+        declines="the module is not a name or an attribute of one, or the loop rebinds it",
     ),
 )
