@@ -24,6 +24,7 @@ from harp_ir.analysis import (
     producer,
     same_op,
     string_attr,
+    strings_attr,
     walk,
 )
 
@@ -425,3 +426,66 @@ def written_by_hand(key: tuple, file: ir.Operation) -> str:
                for o in walk(func)):
             return f"`{string_attr(func, 'sym_name')}(...)`"
     return ""
+
+
+# --- Forwards of modules, as the rules about gradients ask about them ---------------------
+
+#: contexts and decorators that turn autograd off
+NO_GRAD = ("torch.no_grad", "torch.inference_mode", "torch.enable_grad")
+
+
+def calls_module(op) -> str:
+    """The name of the torch module `op` calls, if it does."""
+    if op.name != "host.call":
+        return ""
+    owner = op.operands[0].owner
+    callee = owner.operation if hasattr(owner, "operation") else None
+    if callee is not None and string_attr(callee, "harp.kind") == "module" and \
+            string_attr(callee, "harp.framework") == "torch":
+        return string_attr(callee, "name") or string_attr(callee, "attr") or "the model"
+    return ""
+
+
+def grad_disabled(op, depth: int = 0) -> bool:
+    """Whether autograd is off where `op` runs: inside `with torch.no_grad()`, a function
+    decorated with it, or a function of the file whose every call is in such code (a
+    helper only a `@torch.no_grad()` test method calls)."""
+    parent = op.parent
+    while parent is not None:
+        for attr in ("harp.contexts", "harp.decorators"):  # on host.with / host.func
+            if any(a in NO_GRAD for a in strings_attr(parent, attr)):
+                return True
+        calls = calls_of(parent) if parent.name == "host.func" and depth < 3 else []
+        if calls:
+            return all(grad_disabled(c, depth + 1) for c in calls)
+        parent = parent.parent
+    return False
+
+
+def calls_loss(op) -> bool:
+    """A call of a loss module (`nn.CrossEntropyLoss()`): a criterion, not a model."""
+    key = module_key(op.operands[0])
+    return key is not None and key[0] == "site" and \
+        string_attr(key[1], "qualname").endswith("Loss")
+
+
+def calls_made_module(op) -> bool:
+    """A call of a value the program binds to one module construction, though its own
+    load carries no kind (a parameter every caller passes the same `Net()`)."""
+    if op.name != "host.call":
+        return False
+    key = module_key(op.operands[0])
+    return key is not None and key[0] == "site"
+
+
+def forward_text(site) -> str:
+    """How a message names a forward call: "`self.q(...)`", "`net(...)`"."""
+    callee = producer(site.operands[0])
+    if callee is None:
+        return "the call"
+    if callee.name == "host.getattr":
+        receiver = producer(callee.operands[0])
+        base = string_attr(receiver, "name") or string_attr(receiver, "attr") \
+            if receiver is not None else ""
+        return f"`{base + '.' if base else ''}{string_attr(callee, 'attr')}(...)`"
+    return f"`{string_attr(callee, 'name') or 'the model'}(...)`"

@@ -239,7 +239,10 @@ class Recorder:
 
     def count(self, name: str, n: int = 1) -> tuple | None:
         """Charge `n` of counter `name` to the current line of the user's code."""
-        frame, info = self.user_frame(sys._getframe(1))
+        return self._charge(self.user_frame(sys._getframe(1))[0], name, n)
+
+    def _charge(self, frame, name: str, n: int = 1) -> tuple | None:
+        """Add `n` to counter `name` at `frame`'s current line; its key, or None."""
         if frame is None:
             return None
         key = (frame.f_code.co_filename, frame.f_lineno)
@@ -255,9 +258,7 @@ class Recorder:
             frame = frame.f_back
         if frame is None or self.info(frame.f_code.co_filename) is None:
             return None
-        key = (frame.f_code.co_filename, frame.f_lineno)
-        self.counts.setdefault(key, Counter())[name] += 1
-        return key
+        return self._charge(frame, name)
 
     # -- lines and loops ------------------------------------------------------------------
 

@@ -27,7 +27,6 @@ from harp_ir.analysis import (
     SCOPES,
     Assumption,
     called_function,
-    calls_of,
     describe_loop,
     does_model_work,
     enclosing_scope,
@@ -37,7 +36,6 @@ from harp_ir.analysis import (
     reads_names,
     record_hint,
     string_attr,
-    strings_attr,
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax
@@ -45,7 +43,6 @@ from harp_ir.codemods import unproved as codemods_unproved
 from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP303"
-NO_GRAD = ("torch.no_grad", "torch.inference_mode", "torch.enable_grad")
 _TRAINING_METHODS = ("backward", "step", "minimize", "apply_gradients")
 #: functions that run a backward pass through what they are given (and need its graph)
 _GRADIENT_FUNCTIONS = ("torch.autograd.grad", "torch.autograd.backward")
@@ -56,34 +53,6 @@ def _runs_backward(op) -> bool:
     `torch.autograd.grad` (a gradient penalty, an input's gradient)."""
     return op.name == "host.call" and (string_attr(op, "method") in _TRAINING_METHODS or
                                        string_attr(op, "qualname") in _GRADIENT_FUNCTIONS)
-
-
-def _calls_module(op) -> str:
-    """The name of the torch module `op` calls, if it does."""
-    if op.name != "host.call":
-        return ""
-    owner = op.operands[0].owner
-    callee = owner.operation if hasattr(owner, "operation") else None
-    if callee is not None and string_attr(callee, "harp.kind") == "module" and \
-            string_attr(callee, "harp.framework") == "torch":
-        return string_attr(callee, "name") or string_attr(callee, "attr") or "the model"
-    return ""
-
-
-def _grad_disabled(op, depth: int = 0) -> bool:
-    """Whether autograd is off where `op` runs: inside `with torch.no_grad()`, a function
-    decorated with it, or a function of the file whose every call is in such code (a
-    helper only a `@torch.no_grad()` test method calls)."""
-    parent = op.parent
-    while parent is not None:
-        for attr in ("harp.contexts", "harp.decorators"):  # on host.with / host.func
-            if any(a in NO_GRAD for a in strings_attr(parent, attr)):
-                return True
-        calls = calls_of(parent) if parent.name == "host.func" and depth < 3 else []
-        if calls:
-            return all(_grad_disabled(c, depth + 1) for c in calls)
-        parent = parent.parent
-    return False
 
 
 def _outermost_loop(op):
@@ -98,18 +67,18 @@ def _outermost_loop(op):
 def run(module, pass_=None) -> None:
     reported = []
     for op in walk(module):
-        model = _calls_module(op)
+        model = autograd.calls_module(op)
         if not model:
             continue
         loop = _outermost_loop(op)
-        if loop is None or any(loop == r for r in reported) or _grad_disabled(op):
+        if loop is None or any(loop == r for r in reported) or autograd.grad_disabled(op):
             continue
         body = list(walk(loop))
         if any(_runs_backward(o) for o in body) or _backward_after(loop):
             continue
         reported.append(loop)
         opaque_calls = any(o.name == "host.call" and string_attr(o, "effect") == "unknown"
-                           and not _calls_module(o) for o in body)
+                           and not autograd.calls_module(o) for o in body)
         message = (f"`{model}(...)` runs with autograd recording on every iteration of "
                    f"{describe_loop(loop)}, which never calls backward(): wrap the loop in "
                    f"`with torch.inference_mode():` (or `torch.no_grad()`)")
@@ -140,9 +109,10 @@ def _wasted_forwards(module, reported_loops) -> None:
     """Forwards whose outputs never reach backward, per step of a hot loop."""
     done, optimized_in = [], {}
     for origin in walk(module):
-        direct = _calls_module(origin) or _calls_made_module(origin)
+        direct = autograd.calls_module(origin) or autograd.calls_made_module(origin)
         if not (direct or _calls_forward(origin)) or _model_method(origin) \
-                or _grad_disabled(origin) or _stateful_forward(origin) or _loss(origin):
+                or autograd.grad_disabled(origin) or _stateful_forward(origin) \
+                or autograd.calls_loss(origin):
             continue
         file = host_module(origin)
         if direct and file is not None:
@@ -153,14 +123,14 @@ def _wasted_forwards(module, reported_loops) -> None:
                 _frozen_forward(origin, optimized_in[file], reported_loops, done)
         sites, ends = autograd.wasted_at(origin)
         for site in sites:
-            if any(site == d for d in done) or _grad_disabled(site):
+            if any(site == d for d in done) or autograd.grad_disabled(site):
                 continue
             done.append(site)
             ctx = callgraph.per_step(site, callgraph.training_work)
             if ctx is None or any(holds(r, site) for r in reported_loops):
                 continue
             how = ", ".join(dict.fromkeys(ends)) or "nothing"
-            what = _forward_text(site)
+            what = autograd.forward_text(site)
             message = (f"{what} runs the model's forward with autograd recording "
                        f"{ctx.phrase(site)}, but what it computes never reaches backward() (it "
                        f"ends in {how}); run it under `with torch.no_grad():`")
@@ -198,7 +168,7 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
     if inputs == "no" or ctx is None or any(holds(r, origin) for r in reported_loops):
         return
     done.append(origin)
-    what = _forward_text(origin)
+    what = autograd.forward_text(origin)
     message = (f"{what} runs with autograd recording {ctx.phrase(origin)}, but no optimizer "
                f"holds its parameters (the program sets them with {written}) and its inputs "
                f"carry no gradient: backward computes gradients for it that nothing uses; run "
@@ -218,7 +188,7 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
 def _feeds_frozen(user, optimized) -> bool:
     """Whether `user` is the forward of another module no optimizer holds."""
     user = user.operation if hasattr(user, "operation") else user
-    if not _calls_module(user):
+    if not autograd.calls_module(user):
         return False
     key = autograd.module_key(user.operands[0])
     return key is not None and not autograd.trains(key, optimized)
@@ -230,22 +200,6 @@ def _freezes(module) -> bool:
     return any(o.name == "host.call" and string_attr(o, "method") == "requires_grad_" or
                o.name == "host.setattr" and string_attr(o, "attr") == "requires_grad"
                for o in walk(module))
-
-
-def _loss(op) -> bool:
-    """A call of a loss module (`nn.CrossEntropyLoss()`): a criterion, not a model."""
-    key = autograd.module_key(op.operands[0])
-    return key is not None and key[0] == "site" and \
-        string_attr(key[1], "qualname").endswith("Loss")
-
-
-def _calls_made_module(op) -> bool:
-    """A call of a value the program binds to one module construction, though its own
-    load carries no kind (a parameter every caller passes the same `Net()`)."""
-    if op.name != "host.call":
-        return False
-    key = autograd.module_key(op.operands[0])
-    return key is not None and key[0] == "site"
 
 
 def _calls_forward(op) -> bool:
@@ -265,18 +219,6 @@ def _stateful_forward(origin) -> bool:
     func = called_function(origin)
     return func is not None and any(o.name in ("host.setattr", "host.setitem")
                                     for o in walk(func))
-
-
-def _forward_text(site) -> str:
-    callee = producer(site.operands[0])
-    if callee is None:
-        return "the call"
-    if callee.name == "host.getattr":
-        receiver = producer(callee.operands[0])
-        base = string_attr(receiver, "name") or string_attr(receiver, "attr") \
-            if receiver is not None else ""
-        return f"`{base + '.' if base else ''}{string_attr(callee, 'attr')}(...)`"
-    return f"`{string_attr(callee, 'name') or 'the model'}(...)`"
 
 
 def _backward_after(loop) -> bool:

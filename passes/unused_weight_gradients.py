@@ -40,13 +40,6 @@ from harp_ir.analysis import (
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax, unproved
-from harp_ir.passes.missing_no_grad import (
-    _calls_made_module,
-    _calls_module,
-    _forward_text,
-    _grad_disabled,
-    _loss,
-)
 from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP304"
@@ -209,6 +202,16 @@ def _has_parameters(key, depth: int = 0) -> bool:
     return False
 
 
+def _takes_a_gradient(loop) -> bool:
+    """Whether the loop uses some gradient its backward computes: it steps an optimizer
+    (in its body or a function it calls) or reads a `.grad`. A backward whose gradients
+    nothing uses at all is wasted whole, a different problem: freezing the weights would
+    leave it nothing to differentiate."""
+    return any(string_attr(site, "method") == "step"
+               for site in callgraph.training_sites(loop)) or \
+        any(o.name == "host.getattr" and string_attr(o, "attr") == "grad" for o in walk(loop))
+
+
 def _reported(op) -> bool:
     """Whether HARP303 already reports this forward, or the forward its output feeds (a
     target network's, whose inputs carry no gradient: then no_grad saves the whole graph,
@@ -224,8 +227,8 @@ def run(module, pass_=None) -> None:
     done: set = set()
     known: dict = {}  # a file -> (files sharing its modules, optimized modules or None)
     for origin in walk(module):
-        if not (_calls_module(origin) or _calls_made_module(origin)) or \
-                _grad_disabled(origin) or _loss(origin) or _reported(origin):
+        if not (autograd.calls_module(origin) or autograd.calls_made_module(origin)) or \
+                autograd.grad_disabled(origin) or autograd.calls_loss(origin) or _reported(origin):
             continue
         file = host_module(origin)
         key = autograd.module_key(origin.operands[0])
@@ -241,11 +244,11 @@ def run(module, pass_=None) -> None:
                 not _has_parameters(key) or not _feeds_backward(origin):
             continue
         ctx = callgraph.per_step(origin, callgraph.training_work)
-        if ctx is None or (key, ctx.loop) in done or _set_in_loop(key, files) or \
-                _handed_away(key, files, origin):
+        if ctx is None or (key, ctx.loop) in done or not _takes_a_gradient(ctx.loop) or \
+                _set_in_loop(key, files) or _handed_away(key, files, origin):
             continue
         done.add((key, ctx.loop))
-        what = _forward_text(origin)
+        what = autograd.forward_text(origin)
         message = (f"{what} feeds a `backward()` {ctx.phrase(origin)}, but no optimizer holds "
                    f"the module's parameters and nothing reads their gradients: each "
                    f"backward also computes a gradient for every weight of it; turn them off "

@@ -115,3 +115,10 @@ for step in range(1000):
     enc_opt.zero_grad()
     loss.backward()
     enc_opt.step()
+
+
+# a backward whose gradients nothing uses at all (no optimizer steps, no `.grad` read): the
+# whole backward is wasted, and freezing the weights would leave it nothing to differentiate
+probe_only = Net()
+for step in range(1000):
+    probe_only(torch.rand(8, 4)).pow(2).mean().backward()
