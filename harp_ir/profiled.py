@@ -47,23 +47,29 @@ class ProfileError(ValueError):
     """A profile that cannot be read; the message names the file."""
 
 
-class LineCounts(BaseModel):
+class Place(BaseModel):
+    """Where a count is: the file as the profile names it, its real path, a notebook's
+    cell, the line."""
+
     model_config = ConfigDict(extra="ignore")
     file: str
     path: str = ""
     cell: int | None = None
     line: int
+
+    @property
+    def key(self) -> tuple:
+        """(real path, cell, line): how a hint's span is matched to it."""
+        return os.path.realpath(self.path or self.file), self.cell, self.line
+
+
+class LineCounts(Place):
     runs: int
     loops: list[int] = []
     counts: dict[str, int] = {}
 
 
-class LoopCounts(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    file: str
-    path: str = ""
-    cell: int | None = None
-    line: int
+class LoopCounts(Place):
     entries: int
     iterations: int
 
@@ -102,17 +108,13 @@ class Profile(BaseModel):
         return self.status == "exited"
 
 
-def _key(file: str, path: str, cell: int | None, line: int) -> tuple:
-    return os.path.realpath(path or file), cell, line
-
-
 class Measured:
     """A profile indexed by place."""
 
     def __init__(self, profile: Profile):
         self.profile = profile
-        self.lines = {_key(e.file, e.path, e.cell, e.line): e for e in profile.lines}
-        self.loops = {_key(e.file, e.path, e.cell, e.line): e for e in profile.loops}
+        self.lines = {e.key: e for e in profile.lines}
+        self.loops = {e.key: e for e in profile.loops}
         self.files = {k[0] for k in self.lines}
         self.busiest = max((e.iterations for e in profile.loops), default=0)
 
