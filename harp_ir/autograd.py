@@ -408,16 +408,19 @@ def weakest(answers: list[str]) -> str:
 _WRITES = ("load_state_dict", "copy_", "lerp_", "mul_", "add_", "set_")
 
 
-def written_by_hand(key: tuple, file: ir.Operation) -> str:
+def written_by_hand(key: tuple, file: ir.Operation, in_loop: bool = False) -> str:
     """How the program sets the parameters of the module `key` names without an optimizer
     (a target network's `load_state_dict(...)`, or a function it is passed to that copies
-    into its parameters: a soft update), as a phrase; "" when it does not."""
+    into its parameters: a soft update), as a phrase; "" when it does not. With
+    `in_loop`, a `load_state_dict` counts only inside a loop (loading weights once, before
+    use, is no copy of what other code trains)."""
     for op in (o for f in sharing(file) for o in walk(f)):
         if op.name != "host.call":
             continue
         callee = producer(op.operands[0])
         if string_attr(op, "method") == "load_state_dict" and callee is not None and \
-                callee.name == "host.getattr" and module_key(callee.operands[0]) == key:
+                callee.name == "host.getattr" and module_key(callee.operands[0]) == key and \
+                not (in_loop and analysis.enclosing_loop(op) is None):
             return "`load_state_dict(...)`"
         func = analysis.called_function(op)
         if func is None or not any(module_key(v) == key for v in list(op.operands)[1:]):

@@ -156,7 +156,7 @@ class FileInfo:
         return None, line
 
     def enclosing(self, line: int) -> list[Loop]:
-        """The loops around `line` in its function, innermost first."""
+        """The loops whose lines hold `line`, innermost first."""
         inner = [lp for lp in self.loops.values() if lp.line <= line <= lp.end]
         return sorted(inner, key=lambda lp: -lp.line)
 
@@ -296,7 +296,7 @@ class Recorder:
             if info is None:
                 continue
             cell, at = info.place(line)
-            entry = {"file": info.name, "path": os.path.realpath(filename), "cell": cell,
+            entry = {"file": info.name, "path": info.path, "cell": cell,
                      "line": at,
                      "runs": self.runs.get(key, 0),
                      "loops": [info.place(lp.line)[1] for lp in info.enclosing(line)],

@@ -163,17 +163,9 @@ def _handed_away(key, files, forward) -> bool:
 
 
 def _set_in_loop(key, files) -> bool:
-    """Whether the program copies into the module's weights in a loop (a target network's
-    `load_state_dict`, a soft update): then it is a copy that other code trains."""
-    for op in (o for f in files for o in walk(f)):
-        if op.name == "host.call" and string_attr(op, "method") == "load_state_dict" and \
-                enclosing_loop(op) is not None:
-            callee = producer(op.operands[0])
-            if callee is not None and callee.name == "host.getattr" and \
-                    autograd.module_key(callee.operands[0]) == key:
-                return True
-    written = autograd.written_by_hand(key, files[0])  # a function that copies into it
-    return bool(written) and "load_state_dict" not in written
+    """Whether the program copies into the module's weights (a target network's
+    `load_state_dict` in a loop, a soft update): then it is a copy that other code trains."""
+    return bool(autograd.written_by_hand(key, files[0], in_loop=True))
 
 
 #: library modules without parameters (a loss, an activation): nothing to compute

@@ -122,3 +122,21 @@ for step in range(1000):
 probe_only = Net()
 for step in range(1000):
     probe_only(torch.rand(8, 4)).pow(2).mean().backward()
+
+
+# a target network loaded once and then moved towards the online one by a soft update
+def soft_update(target, source, tau):
+    for t, s in zip(target.parameters(), source.parameters()):  # expected-hint@aggressive HARP405
+        t.data.mul_(1 - tau).add_(tau * s.data)
+
+
+actor, actor_target = Net(), Net()
+actor_target.load_state_dict(actor.state_dict())
+actor_opt = optim.Adam(actor.parameters())
+for step in range(1000):
+    x = torch.rand(8, 4, requires_grad=True)
+    loss = actor(x).sum() + actor_target(x).sum()
+    actor_opt.zero_grad()
+    loss.backward()
+    actor_opt.step()
+    soft_update(actor_target, actor, 0.01)
