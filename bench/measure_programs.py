@@ -26,9 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from harp_ir.measure import COMPARED, changes, totals
+
 PROGRAMS = Path(__file__).resolve().parent / "programs"
-SHOWN = ("sync", "to_host", "to_device", "host_tensor", "ops", "graph_ops", "session_run",
-         "traces", "keras_calls")
+#: the overhead table's columns: the counters any of the programs makes
+SHOWN = tuple(k for k in COMPARED if k not in ("keras_batches", "graphs_kept"))
 
 
 def counted(program: Path, env: dict, timeout: float = 900) -> dict[str, int]:
@@ -41,18 +43,7 @@ def counted(program: Path, env: dict, timeout: float = 900) -> dict[str, int]:
         if done.returncode != 0 or not out.exists():
             raise RuntimeError(f"harp measure {program.name} exited {done.returncode}: "
                                f"{done.stderr[-800:]}")
-        profile = json.loads(out.read_text())
-    totals: dict[str, int] = {}
-    for entry in profile["lines"]:
-        for k, n in entry["counts"].items():
-            totals[k] = totals.get(k, 0) + n
-    return totals
-
-
-def changes(before: dict[str, int], after: dict[str, int]) -> str:
-    """`sync 1,200 -> 0; ops 26,072 -> 25,500`: the counters a fix changed."""
-    return "; ".join(f"{k} {before.get(k, 0):,} -> {after.get(k, 0):,}"
-                     for k in SHOWN if before.get(k, 0) != after.get(k, 0)) or "none"
+        return totals(json.loads(out.read_text()))
 
 
 def fixed_table(names: list[str], env: dict) -> tuple[list[str], bool]:
@@ -129,11 +120,11 @@ def main(argv: list[str] | None = None) -> int:
                          + " | ".join("" for _ in SHOWN) + " |")
             print(table[-1])
             continue
-        totals = {k: sum(e["counts"].get(k, 0) for e in profile["lines"]) for k in SHOWN}
+        summed = totals(profile)
         rows.append({"program": name, "plain_s": round(plain, 2),
-                     "measured_s": round(measured, 2), **totals})
+                     "measured_s": round(measured, 2), **summed})
         table.append(f"| {name} | {plain:.1f} | {measured:.1f} | {measured / plain:.2f}x | "
-                     + " | ".join(f"{totals[k]:,}" for k in SHOWN) + " |")
+                     + " | ".join(f"{summed.get(k, 0):,}" for k in SHOWN) + " |")
         print(table[-1], flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")

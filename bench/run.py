@@ -36,7 +36,9 @@ from pathlib import Path
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 sys.path.insert(0, str(PROGRAMS.parent))
-from measure_programs import changes, counted  # noqa: E402  (a sibling script)
+from measure_programs import counted  # noqa: E402  (a sibling script)
+
+from harp_ir.measure import changes  # noqa: E402
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 

@@ -43,6 +43,7 @@ import sys
 import time
 import traceback
 import warnings
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,14 +70,28 @@ COUNTERS: dict[str, str] = {
     "fed_bytes": "bytes fed to `Session.run` from the host",
     "traces": "`tf.function` traces (Python runs the function to build a graph)",
     "keras_calls": "Keras `fit`, `predict`, `evaluate` and `*_on_batch` calls",
+    "keras_batches": "batches Keras ran inside `fit`, `predict` and `evaluate` (each one a "
+                     "step of a compiled function; `predict` copies each batch's output "
+                     "to the host)",
+    "graphs_kept": "iterations of the enclosing loop in which a tensor this line made "
+                   "extended an autograd graph made in an earlier iteration (`total = "
+                   "total + loss`), or ended while one it made two or more iterations "
+                   "earlier still held its graph (a list of losses): history kept across "
+                   "the loop, memory that grows",
 }
 #: counters that cost a wait or a copy each time: what ranks a line's cost
 CROSSINGS = ("sync", "to_host", "to_device", "session_run", "traces", "graph_ops",
              "keras_calls")
 
+#: the counters a fix's before-and-after comparison shows
+COMPARED = ("sync", "to_host", "to_device", "host_tensor", "ops", "graph_ops", "session_run",
+            "traces", "keras_calls", "keras_batches", "graphs_kept")
+
 _SYNC_METHODS = {"item", "tolist", "__bool__", "__float__", "__int__", "__index__"}
 _HOST_METHODS = {"cpu", "numpy"}
 _HOST_FACTORIES = {"tensor", "as_tensor", "from_numpy"}
+#: the key a graph node's metadata holds its (loop, iteration) under
+_MADE = "harp_measure_made"
 _KERAS_METHODS = ("fit", "predict", "evaluate", "train_on_batch", "predict_on_batch",
                   "test_on_batch")
 
@@ -108,6 +123,9 @@ class Loop:
     parent: int | None  # the enclosing loop's line in the same function
     entries: int = 0
     iterations: int = 0
+    #: (file, line) -> [(weak reference to a tensor with a grad_fn, iteration it was made)]
+    watched: dict = field(default_factory=dict)
+    kept: dict = field(default_factory=dict)  # (file, line) -> the last iteration counted
 
 
 def _loops(source: str) -> dict[int, Loop]:
@@ -260,6 +278,58 @@ class Recorder:
             return None
         return self._charge(frame, name)
 
+    # -- autograd graphs kept across iterations ------------------------------------------
+
+    def watch(self, tensor, inputs_made: list) -> None:
+        """A user line made `tensor`, which has a `grad_fn`: stamp its graph node with the
+        iteration of the innermost user loop around the line (on any frame of the stack),
+        count the line if an input's graph was made in an earlier iteration of that loop
+        (history carried across iterations: `total = total + loss`), and remember the
+        tensor to see whether it outlives its iteration."""
+        frame, info = self.user_frame(sys._getframe(2))
+        key = None
+        while frame is not None:
+            if info is not None:
+                key = key or (frame.f_code.co_filename, frame.f_lineno)
+                around = info.enclosing(frame.f_lineno)
+                if around:
+                    lp = around[0]
+                    now = lp.iterations
+                    tensor.grad_fn.metadata[_MADE] = (id(lp), now)
+                    if any(loop == id(lp) and made < now for loop, made in inputs_made):
+                        self._kept(key, lp, now)
+                    lp.watched.setdefault(key, []).append((weakref.ref(tensor), now))
+                    return
+            frame = frame.f_back
+            info = self.info(frame.f_code.co_filename) if frame is not None else None
+
+    def kept_graphs(self, lp: Loop) -> None:
+        """An iteration of `lp` starts: each line whose tensor from two or more
+        iterations ago still holds its graph is counted for the iteration that ended (a
+        tensor the last iteration made may live on in its variable until the next
+        assignment; a list of losses keeps them all)."""
+        ended = lp.iterations - 1
+        for key, watched in list(lp.watched.items()):
+            drop = 0
+            for ref, made in watched:
+                if made >= ended:
+                    break
+                tensor = ref()
+                if tensor is not None and tensor.grad_fn is not None:
+                    self._kept(key, lp, ended)
+                    break
+                drop += 1
+            if drop:
+                del watched[:drop]
+            if not watched:
+                del lp.watched[key]
+
+    def _kept(self, key: tuple, lp: Loop, iteration: int) -> None:
+        """Count `graphs_kept` at `key` once for an iteration of `lp`."""
+        if lp.kept.get(key) != iteration:
+            lp.kept[key] = iteration
+            self.counts.setdefault(key, Counter())["graphs_kept"] += 1
+
     # -- lines and loops ------------------------------------------------------------------
 
     def global_trace(self, frame, event, arg):
@@ -354,6 +424,8 @@ class _FrameTracer:
                 self.last = line
                 raise StopMeasure
             lp.iterations += 1
+            if lp.watched:
+                rec.kept_graphs(lp)
         rec.runs[(self.filename, line)] += 1
         self.last = line
         return self
@@ -393,6 +465,18 @@ def _torch_hooks(rec: Recorder):
             return "to_host" if args[0].device.type != "cpu" else None
         return placed(target)
 
+    def made_in(args) -> list:
+        """The (loop, iteration) stamps of the graphs the arguments' tensors belong to,
+        read before an in-place op replaces them."""
+        stamps = []
+        for arg in args:
+            for t in (arg if isinstance(arg, (list, tuple)) else (arg,)):
+                if isinstance(t, torch.Tensor) and t.grad_fn is not None:
+                    stamp = t.grad_fn.metadata.get(_MADE)
+                    if stamp is not None:
+                        stamps.append(stamp)
+        return stamps
+
     class Crossings(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
@@ -414,7 +498,11 @@ def _torch_hooks(rec: Recorder):
             elif name == "backward":
                 rec.count("backward")
                 rec.step()
-            return func(*args, **kwargs)
+            made = made_in(args) if torch.is_grad_enabled() else ()
+            result = func(*args, **kwargs)
+            if type(result) is torch.Tensor and result.grad_fn is not None:
+                rec.watch(result, made)
+            return result
 
     class Ops(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -512,7 +600,8 @@ def _tf_hooks(rec: Recorder):
 
     @functools.wraps(original_gradient)
     def counted_gradient(self, *args, **kwargs):
-        rec.count("backward")
+        if tf.executing_eagerly():  # in a trace it builds the gradient, it does not run it
+            rec.count("backward")
         rec.step()
         return original_gradient(self, *args, **kwargs)
 
@@ -539,12 +628,28 @@ def _tf_hooks(rec: Recorder):
     keras_originals = {}
     model_class = getattr(tf.keras, "Model", None)
 
+    callback_class = getattr(getattr(tf.keras, "callbacks", None), "Callback", None)
+
+    def batch_counter(key):
+        """A Keras callback that charges each batch to the user's line at `key`."""
+        class BatchCounter(callback_class):
+            def _batch(self, batch, logs=None):
+                rec.counts[key]["keras_batches"] += 1
+
+            on_train_batch_end = on_test_batch_end = on_predict_batch_end = _batch
+        return BatchCounter()
+
     def keras_counted(name, original):
         @functools.wraps(original)
         def counted(self, *args, **kwargs):
-            rec.count("keras_calls")
+            key = rec.count_direct("keras_calls")  # fit's own evaluate is not the user's
             if name in ("fit", "train_on_batch"):
                 rec.step()
+            if key is not None and name in ("fit", "predict", "evaluate") and \
+                    callback_class is not None:
+                callbacks = kwargs.get("callbacks")
+                if callbacks is None or isinstance(callbacks, (list, tuple)):
+                    kwargs["callbacks"] = [*(callbacks or ()), batch_counter(key)]
             return original(self, *args, **kwargs)
         return counted
 
@@ -713,6 +818,21 @@ def _accelerator() -> bool:
 def cost(counts: dict) -> int:
     """A line's measured cost for ranking: its waits and copies, then its ops."""
     return sum(counts.get(k, 0) for k in CROSSINGS)
+
+
+def totals(profile: dict) -> dict[str, int]:
+    """Every counter of a profile summed over its lines."""
+    summed: Counter = Counter()
+    for entry in profile["lines"]:
+        summed.update(entry["counts"])
+    return dict(summed)
+
+
+def changes(before: dict[str, int], after: dict[str, int]) -> str:
+    """`sync 1,200 -> 0; ops 26,072 -> 25,500`: the counters that differ between two runs'
+    totals, or `none`."""
+    return "; ".join(f"{k} {before.get(k, 0):,} -> {after.get(k, 0):,}"
+                     for k in COMPARED if before.get(k, 0) != after.get(k, 0)) or "none"
 
 
 def table(profile: dict, limit: int = 15) -> str:

@@ -40,7 +40,11 @@ _LABELS = {"sync": "waits on the device", "to_host": "copies to the host",
            "to_device": "copies to the device", "host_tensor": "tensors from host data",
            "graph_ops": "graph ops created", "session_run": "Session.run calls",
            "traces": "tf.function traces", "keras_calls": "Keras calls",
-           "batches": "batches loaded", "backward": "backward passes"}
+           "batches": "batches loaded", "backward": "backward passes",
+           "keras_batches": "Keras batches",
+           "graphs_kept": "iterations that kept an autograd graph from an earlier one"}
+#: what a line with no hint is listed for: its waits and copies, and graphs it keeps alive
+_LISTED = (*CROSSINGS, "graphs_kept")
 
 
 class ProfileError(ValueError):
@@ -201,10 +205,11 @@ class Measured:
         """The costliest measured lines that no hint is on."""
         covered = {(os.path.realpath(h.span.file), h.span.cell, h.span.line) for h in hints}
         rows = [e for k, e in self.lines.items()
-                if k not in covered and cost(e.counts) >= UNHINTED_COST]
+                if k not in covered and (cost(e.counts) >= UNHINTED_COST or
+                                         e.counts.get("graphs_kept", 0) >= UNHINTED_COST)]
         rows.sort(key=lambda e: (-cost(e.counts), e.file, e.line))
         return [{"file": e.file, "cell": e.cell, "line": e.line, "runs": e.runs,
-                 "counts": {k: n for k, n in e.counts.items() if k in CROSSINGS and n},
+                 "counts": {k: n for k, n in e.counts.items() if k in _LISTED and n},
                  **describe(e)} for e in rows[:limit]]
 
 
@@ -212,7 +217,7 @@ def describe(entry: LineCounts) -> dict[str, str]:
     """`where`: `train.py:25`; `what`: `ran 6,400 times: 6,400 waits on the device`."""
     cell = f"cell {entry.cell}:" if entry.cell is not None else ""
     counted = ", ".join(f"{n:,} {_LABELS.get(k, k)}" for k, n in entry.counts.items()
-                        if k in CROSSINGS and n)
+                        if k in _LISTED and n)
     return {"where": f"{entry.file}:{cell}{entry.line}",
             "what": f"ran {entry.runs:,} times: {counted}"}
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 import math
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -59,6 +61,34 @@ def run_command(command: str, cwd: Path, timeout: float) -> Run:
         proc.communicate()
         raise
     return Run(status, out, err, time.perf_counter() - start)
+
+
+def measured(command: str, profile: Path) -> str | None:
+    """CMD run under `harp measure`, writing `profile`, when CMD is one Python program
+    (`python SCRIPT ARGS`, `python -m MODULE ARGS`, `SCRIPT.py ARGS`, `pytest ARGS`); None
+    for anything else (a shell pipeline, `make test`, `python -c`), whose counts cannot be
+    charged to one program's lines."""
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        argv = list(lexer)
+    except ValueError:
+        return None
+    if not argv or any(set(word) <= set("();<>|&") for word in argv):
+        return None
+    first = argv[0]
+    if re.fullmatch(r"python[0-9.]*", os.path.basename(first)):
+        python, rest = first, argv[1:]
+    elif first.endswith((".py", ".ipynb")):
+        python, rest = sys.executable, argv
+    elif os.path.basename(first) == "pytest":
+        python, rest = sys.executable, ["-m", "pytest", *argv[1:]]
+    else:
+        return None
+    if not rest or (rest[0].startswith("-") and rest[0] != "-m"):
+        return None
+    return shlex.join([python, "-m", "harp_ir.cli.harp", "measure", "--root", ".", "-o",
+                      str(profile), "--", *rest])
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

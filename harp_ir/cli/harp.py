@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="run CMD (a short run of the program, or its tests) in a copy of "
                          "the project before and after the fixes; keep only the fixes "
                          "that keep its exit status and output; report the times")
+    rf.add_argument("--no-counts", dest="counts", action="store_false",
+                    help="with --verify: do not also run CMD under `harp measure` before "
+                         "and after the kept fixes to count what they remove")
     rf.add_argument("--rtol", type=float, default=1e-5,
                     help="relative tolerance for numbers in CMD's output (default 1e-5)")
     rf.add_argument("--atol", type=float, default=1e-8,
@@ -361,7 +364,8 @@ def _verified(args, feedback, fixed):
     with tempfile.TemporaryDirectory(prefix="harp-verify-") as tmp:
         copy = verify.copy_project(root, Path(tmp))
 
-        def run_with(allowed, stopped: Path | None = None) -> verify.Run:
+        def run_with(allowed, stopped: Path | None = None,
+                     command: str | None = None) -> verify.Run:
             for path, original, text, _ in fixed:
                 chosen = {k for p, k in allowed if p == path}
                 target = copy / path.resolve().relative_to(root)
@@ -374,7 +378,7 @@ def _verified(args, feedback, fixed):
                 outcome = refactor_source(text, path, feedback, args.unsafe_fixes,
                                           allow=chosen, task=args.task_of[path])
                 target.write_bytes(original.encode(_new_text(path, outcome)))
-            return verify.run_command(args.verify, copy, args.timeout)
+            return verify.run_command(command or args.verify, copy, args.timeout)
 
         baseline = [run_with([]), run_with([])]
         unstable = verify.difference(baseline[0], baseline[1], args.rtol, args.atol)
@@ -422,12 +426,35 @@ def _verified(args, feedback, fixed):
             after = runs.get(tuple(kept)) or run_with(kept)
             say(f"harp: verify: with {len(kept)} fix{'es' if len(kept) > 1 else ''}: "
                 f"{after.describe()} ({before.seconds / max(after.seconds, 1e-9):.2f}x)")
+            if args.counts:
+                say(f"harp: verify: {_counted(args.verify, Path(tmp), run_with, kept)}")
     result = []
     for path, original, text, _ in fixed:
         chosen = {k for p, k in kept if p == path}
         result.append((path, original, text, refactor_source(
             text, path, feedback, args.unsafe_fixes, allow=chosen, task=args.task_of[path])))
     return result
+
+
+def _counted(command: str, scratch: Path, run_with, kept) -> str:
+    """What the kept fixes change in `harp measure`'s counts of one run of CMD each way
+    (waits, copies, ops, graph ops, traces: figures that hold on any machine)."""
+    from harp_ir import measure
+
+    totals = []
+    for allowed in ([], kept):
+        profile = scratch / f"profile-{len(totals)}.json"
+        measured = verify.measured(command, profile)
+        if measured is None:
+            return ("counts not measured: CMD is not one Python program (`python SCRIPT`, "
+                    "`python -m MODULE`, `pytest`)")
+        run = run_with(allowed, command=measured)
+        try:
+            totals.append(measure.totals(json.loads(profile.read_text(encoding="utf-8"))))
+        except (OSError, ValueError, KeyError):
+            last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+            return f"counts not measured: `harp measure` of CMD failed ({last})"
+    return f"counted by harp measure, before -> after: {measure.changes(*totals)}"
 
 
 def _split(values) -> set[str]:

@@ -156,6 +156,59 @@ def test_tf2_traces_eager_ops_tapes_and_keras(tmp_path):
     assert at(profile, 15)["keras_calls"] == 3
 
 
+def test_keras_batches_are_charged_to_the_users_call(tmp_path):
+    profile, run = measure(tmp_path, """\
+        import numpy as np
+        import tensorflow as tf
+
+        x = np.ones((8, 3), np.float32)
+        y = np.ones((8, 1), np.float32)
+        model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        model.fit(x, y, batch_size=2, epochs=2, verbose=0, validation_data=(x, y))
+        for i in range(3):
+            model.predict(x, batch_size=4, verbose=0)
+        model.evaluate(x, y, batch_size=8, verbose=0, callbacks=[])
+        model.train_on_batch(x, y)
+        """)
+    assert run.returncode == 0, run.stderr
+    # 4 training and 4 validation batches per epoch; fit's own evaluate is not a call
+    assert at(profile, 8)["keras_calls"] == 1 and at(profile, 8)["keras_batches"] == 16
+    assert at(profile, 10)["keras_calls"] == 3 and at(profile, 10)["keras_batches"] == 6
+    assert at(profile, 11)["keras_batches"] == 1  # the user's own callbacks list is kept
+    assert at(profile, 12)["keras_calls"] == 1 and "keras_batches" not in at(profile, 12)
+    assert "backward" not in at(profile, 8)  # fit's tape is traced, not run eagerly
+
+
+def test_autograd_graphs_kept_across_iterations(tmp_path):
+    profile, run = measure(tmp_path, """\
+        import torch
+
+        def accumulate(total, loss):
+            return total + loss
+
+        w = torch.ones(3, requires_grad=True)
+        total, kept, losses, fine = 0, 0, [], 0.0
+        for i in range(10):
+            loss = (w * i).sum()
+            loss.backward()
+            total += loss
+            losses.append(loss * 2)
+            kept = accumulate(kept, loss)
+            fine += loss.item()
+            last = loss
+            with torch.no_grad():
+                safe = loss * 3
+        print(float(total), fine)
+        """)
+    assert run.returncode == 0, run.stderr
+    assert at(profile, 11)["graphs_kept"] == 9  # in place: iterations 2..10 extend it
+    assert at(profile, 4)["graphs_kept"] == 9  # `total + loss` in a helper the loop calls
+    assert at(profile, 12)["graphs_kept"] == 8  # the list holds every one
+    for line in (9, 10, 14, 15, 17):  # made and let go in one iteration, or no graph
+        assert "graphs_kept" not in at(profile, line), line
+
+
 def test_tf1_graph_growth_and_session_runs(tmp_path):
     profile, run = measure(tmp_path, """\
         import numpy as np
@@ -249,6 +302,34 @@ def test_profile_lists_costly_lines_without_a_hint(tmp_path):
     [row] = report["measured_no_hint"]
     assert (row["line"], row["counts"]) == (2, {"sync": 300})
     assert row["what"] == "ran 300 times: 300 waits on the device"
+
+
+def test_profile_confirms_and_lists_graphs_kept_across_iterations(tmp_path):
+    source = """\
+        import torch
+        model = torch.nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01)
+        running = 0
+        for step in range(120):
+            loss = model(torch.ones(4, 2)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            running = running + loss
+        print(float(running) > 0)
+        """
+    measure(tmp_path, source)
+    report = analyze(tmp_path, "--profile", str(tmp_path / "profile.json"))
+    [hint] = [h for h in report["hints"] if h["id"] == "HARP504"]
+    assert hint["span"]["line"] == 10
+    assert "119 iterations that kept an autograd graph from an earlier one" in \
+        hint["measured"]
+    # a list of losses: the graphs made on line 6 stay alive, which no hint is on
+    measure(tmp_path, source.replace("running = running + loss", "running.append(loss)")
+            .replace("running = 0", "running = []").replace("float(running)", "len(running)"))
+    report = analyze(tmp_path, "--profile", str(tmp_path / "profile.json"))
+    rows = {r["line"]: r for r in report["measured_no_hint"]}
+    assert rows[6]["counts"] == {"graphs_kept": 118}
 
 
 def test_a_bad_profile_is_a_clear_error(tmp_path, capsys):

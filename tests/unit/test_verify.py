@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harp_ir.cli import harp
-from harp_ir.verify import Run, bisect_fixes, difference, run_command
+from harp_ir.verify import Run, bisect_fixes, difference, measured, run_command
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -36,7 +36,29 @@ def test_verify_drops_the_fix_that_changes_output_and_keeps_the_good_one(
     assert "harp: verify: unchanged program: exit 0," in err
     assert "harp: verify: with 1 fix: exit 0," in err and "x)" in err
     assert "+    running += loss.detach().double()" in out and "zero_grad()" not in out
+    assert "counts not measured: CMD is not one Python program" in err  # two programs
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before  # untouched
+
+
+def test_verify_counts_what_the_kept_fixes_remove(tmp_path, monkeypatch, capsys):
+    _project(tmp_path, monkeypatch)
+    assert harp.main(["refactor", "--verify", f"{sys.executable} good.py", "good.py"]) == 0
+    err = capsys.readouterr().err
+    # one `.item()` per iteration of the 5-batch loop becomes one after it
+    assert "harp: verify: counted by harp measure, before -> after: sync 5 -> 1;" in err
+    assert harp.main(["refactor", "--verify", f"{sys.executable} good.py", "--no-counts",
+                      "good.py"]) == 0
+    assert "counted" not in capsys.readouterr().err
+
+
+def test_only_one_python_program_is_measured():
+    assert measured("python train.py --epochs 1", Path("p.json")) == (
+        "python -m harp_ir.cli.harp measure --root . -o p.json -- train.py --epochs 1")
+    assert "-- -m pytest -q" in measured("pytest -q", Path("p.json"))
+    assert "-- -m pkg.train" in measured("python3.11 -m pkg.train", Path("p.json"))
+    for command in ("python a.py && python b.py", "make test", "python -c 'print(1)'",
+                    "python a.py | tee log", "python", "'unclosed"):
+        assert measured(command, Path("p.json")) is None, command
 
 
 def test_verify_with_apply_writes_only_the_kept_fixes(tmp_path, monkeypatch, capsys):
