@@ -75,7 +75,7 @@ def timed(command: list[str], env: dict) -> tuple[float, int]:
     return time.perf_counter() - started, done.returncode
 
 
-def _write_table(readme: Path, table: list[str], marker: str = "measure-programs") -> None:
+def write_table(readme: Path, table: list[str], marker: str = "measure-programs") -> None:
     """Put the table between the README's `marker` comments."""
     text = readme.read_text(encoding="utf-8")
     begin = text.index(f"<!-- {marker}:begin")
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fixed:
         table, failed = fixed_table(names, env)
         if args.readme:
-            _write_table(Path(args.readme), table, "measure-fixes")
+            write_table(Path(args.readme), table, "measure-fixes")
         return 1 if failed else 0
     rows, failed = [], False
     table = ["| program | plain (s) | measured (s) | overhead | " + " | ".join(SHOWN) + " |",
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
     if args.readme:
-        _write_table(Path(args.readme), table)
+        write_table(Path(args.readme), table)
     return 1 if failed else 0
 
 

@@ -4,6 +4,7 @@ in fresh processes, timed, and their outputs compared.
 
     python bench/run.py [PROGRAM ...] [--runs 3] [--scale 1.0] [--device cpu|cuda]
                         [--assume KIND ...] [--counts] [--json bench/results.json]
+                        [--readme README.md]
 
 Prints a table (median wall time of each version, speedup, the hints applied, whether the
 outputs agree), the geometric mean speedup for TensorFlow and for PyTorch, and writes the
@@ -14,7 +15,8 @@ their size) and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`
 `torch_`). `--assume KIND` passes the user's confirmation of an assumption to
 `harp refactor` (`--assume loop-runs`: the programs' loops run, as their author knows).
 `--counts` also runs each version once under `harp measure` and adds what the fixes
-changed, counted (`sync 1,200 -> 0`): what a CPU's wall time cannot show.
+changed, counted (`sync 1,200 -> 0`): what a CPU's wall time cannot show. `--readme`
+writes the table between the README's `bench-run` markers.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from pathlib import Path
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 sys.path.insert(0, str(PROGRAMS.parent))
-from measure_programs import counted  # noqa: E402  (a sibling script)
+from measure_programs import counted, write_table  # noqa: E402  (a sibling script)
 
 from harp_ir.measure import changes  # noqa: E402
 
@@ -167,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--counts", action="store_true",
                    help="also run each version once under `harp measure` and report the "
                         "counters that changed (waits, copies, graph ops, traces)")
+    p.add_argument("--readme", metavar="README",
+                   help="also write the table between the README's `bench-run` markers")
     p.add_argument("--assume", action="append", default=[], metavar="KIND",
                    help="an assumption the user confirms, passed to harp refactor")
     args = p.parse_args(argv)
@@ -184,9 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     means = {fw: geomean([r.speedup for r in results if r.framework == fw])
              for fw in ("tensorflow", "pytorch")}
-    for fw, mean in means.items():
-        if not math.isnan(mean):
-            print(f"geometric mean speedup, {fw}: {mean:.2f}x")
+    summary = [f"geometric mean speedup, {fw}: {mean:.2f}x" for fw, mean in means.items()
+               if not math.isnan(mean)]
+    print("\n".join(summary))
+    if args.readme:
+        write_table(Path(args.readme), [*table(results).splitlines(), "", "; ".join(summary)
+                                        + f" ({args.runs} runs of each version)"], "bench-run")
     def finite(x):
         return round(x, 3) if isinstance(x, float) and math.isfinite(x) else None
 

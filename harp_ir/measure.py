@@ -73,6 +73,9 @@ COUNTERS: dict[str, str] = {
     "keras_batches": "batches Keras ran inside `fit`, `predict` and `evaluate` (each one a "
                      "step of a compiled function; `predict` copies each batch's output "
                      "to the host)",
+    "device_sync": "synchronizations the CUDA device itself reported "
+                   "(`torch.cuda.set_sync_debug_mode`), only on a machine with one: a check "
+                   "of `sync` by the device",
     "graphs_kept": "iterations of the enclosing loop in which a tensor this line made "
                    "extended an autograd graph made in an earlier iteration (`total = "
                    "total + loss`), or ended while one it made two or more iterations "
@@ -90,6 +93,8 @@ COMPARED = ("sync", "to_host", "to_device", "host_tensor", "ops", "graph_ops", "
 _SYNC_METHODS = {"item", "tolist", "__bool__", "__float__", "__int__", "__index__"}
 _HOST_METHODS = {"cpu", "numpy"}
 _HOST_FACTORIES = {"tensor", "as_tensor", "from_numpy"}
+#: what the CUDA device's sync warning says (`torch.cuda.set_sync_debug_mode("warn")`)
+_DEVICE_SYNC = "called a synchronizing CUDA operation"
 #: the key a graph node's metadata holds its (loop, iteration) under
 _MADE = "harp_measure_made"
 _KERAS_METHODS = ("fit", "predict", "evaluate", "train_on_batch", "predict_on_batch",
@@ -525,6 +530,16 @@ def _torch_hooks(rec: Recorder):
         rec.count_direct("host_tensor")
         return original_from_numpy(array)
 
+    original_show = warnings.showwarning
+
+    def counted_show(message, category, filename, lineno, file=None, line=None):
+        """A CUDA sync the device reported (`set_sync_debug_mode("warn")`): counted, not
+        shown; any other warning is shown as before."""
+        if _DEVICE_SYNC in str(message):
+            rec.count("device_sync")
+            return None
+        return original_show(message, category, filename, lineno, file, line)
+
     class Hooks:
         def __enter__(self):
             dataloader._BaseDataLoaderIter.__next__ = counted_next
@@ -532,9 +547,16 @@ def _torch_hooks(rec: Recorder):
             self.modes = [Crossings(), Ops()]
             for mode in self.modes:
                 mode.__enter__()
+            if accelerated:
+                warnings.filterwarnings("always", message=f".*{_DEVICE_SYNC}")
+                warnings.showwarning = counted_show
+                torch.cuda.set_sync_debug_mode("warn")
             return self
 
         def __exit__(self, *exc):
+            if accelerated:
+                torch.cuda.set_sync_debug_mode("default")
+                warnings.showwarning = original_show
             for mode in reversed(self.modes):
                 mode.__exit__(None, None, None)
             dataloader._BaseDataLoaderIter.__next__ = original_next

@@ -156,6 +156,20 @@ def test_tf2_traces_eager_ops_tapes_and_keras(tmp_path):
     assert at(profile, 15)["keras_calls"] == 3
 
 
+@pytest.mark.skipif(not __import__("torch").cuda.is_available(),
+                    reason="the device's own sync count needs a CUDA device")
+def test_device_syncs_are_counted_by_the_device(tmp_path):
+    profile, run = measure(tmp_path, """\
+        import torch
+        x = torch.ones(4, device="cuda")
+        for i in range(5):
+            v = (x * i).sum().item()
+        """)
+    assert run.returncode == 0, run.stderr
+    assert at(profile, 4)["sync"] == 5 and at(profile, 4)["device_sync"] >= 5
+    assert "synchronizing CUDA operation" not in run.stderr
+
+
 def test_keras_batches_are_charged_to_the_users_call(tmp_path):
     profile, run = measure(tmp_path, """\
         import numpy as np
