@@ -16,7 +16,8 @@ their size) and HARP_BENCH_DEVICE; a program's framework is its name's prefix (`
 `harp refactor` (`--assume loop-runs`: the programs' loops run, as their author knows).
 `--counts` also runs each version once under `harp measure` and adds what the fixes
 changed, counted (`sync 1,200 -> 0`): what a CPU's wall time cannot show. `--readme`
-writes the table between the README's `bench-run` markers.
+writes the table between the README's `bench-run` markers. Programs named on the command
+line replace their rows of the JSON and the README table and keep the others.
 """
 
 from __future__ import annotations
@@ -156,6 +157,25 @@ def table(results: list[Result]) -> str:
     return "\n".join(rows)
 
 
+def write_readme(readme: Path, rows: list[str], runs: int) -> None:
+    """The README's `bench-run` table with these programs' rows: a row of a program not
+    run this time is kept, so one program can be re-measured alone; the geometric means
+    are of the rows as they stand."""
+    text = readme.read_text(encoding="utf-8")
+    old = text[text.index("<!-- bench-run:begin"):text.index("<!-- bench-run:end -->")]
+    kept = {r.split("|")[1].strip(): r for r in old.splitlines()[1:]
+            if r.startswith("| ") and not r.startswith(("| program", "| ---"))}
+    kept.update({r.split("|")[1].strip(): r for r in rows[2:]})
+    body = [*rows[:2], *(kept[name] for name in sorted(kept))]
+    speedups: dict[str, list[float]] = {"tensorflow": [], "pytorch": []}
+    for row in body[2:]:
+        cells = [c.strip() for c in row.split("|")]
+        speedups.setdefault(cells[2], []).append(float(cells[5].rstrip("x")))
+    means = "; ".join(f"geometric mean speedup, {fw}: {geomean(v):.2f}x"
+                      for fw, v in speedups.items() if v)
+    write_table(readme, [*body, "", f"{means} ({runs} runs of each version)"], "bench-run")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("programs", nargs="*", help="program names or paths (default: all)")
@@ -192,17 +212,24 @@ def main(argv: list[str] | None = None) -> int:
                if not math.isnan(mean)]
     print("\n".join(summary))
     if args.readme:
-        write_table(Path(args.readme), [*table(results).splitlines(), "", "; ".join(summary)
-                                        + f" ({args.runs} runs of each version)"], "bench-run")
+        write_readme(Path(args.readme), table(results).splitlines(), args.runs)
     def finite(x):
         return round(x, 3) if isinstance(x, float) and math.isfinite(x) else None
 
+    rows = {r.program: {**asdict(r), "speedup": finite(r.speedup)} for r in results}
+    kept = []
+    if args.programs and Path(args.json).exists():  # a re-measured program replaces its row
+        kept = [row for row in json.loads(Path(args.json).read_text())["programs"]
+                if row["program"] not in rows]
+    programs = sorted([*kept, *rows.values()], key=lambda row: row["program"])
     Path(args.json).write_text(json.dumps({
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}",
         "runs": args.runs, "scale": args.scale, "device": args.device,
         "assume": args.assume,
-        "geomean_speedup": {fw: finite(m) for fw, m in means.items()},
-        "programs": [{**asdict(r), "speedup": finite(r.speedup)} for r in results],
+        "geomean_speedup": {fw: finite(geomean([row["speedup"] or math.nan for row in programs
+                                                if row["framework"] == fw]))
+                            for fw in ("tensorflow", "pytorch")},
+        "programs": programs,
     }, indent=2) + "\n")
     return 0 if all(r.outputs_agree and not r.error for r in results) else 1
 

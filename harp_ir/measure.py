@@ -77,10 +77,11 @@ COUNTERS: dict[str, str] = {
                    "(`torch.cuda.set_sync_debug_mode`), only on a machine with one: a check "
                    "of `sync` by the device",
     "graphs_kept": "iterations of the enclosing loop in which a tensor this line made "
-                   "extended an autograd graph made in an earlier iteration (`total = "
-                   "total + loss`), or ended while one it made two or more iterations "
-                   "earlier still held its graph (a list of losses): history kept across "
-                   "the loop, memory that grows",
+                   "extended an autograd graph made in an earlier iteration, with a "
+                   "backward pass run since (`total = total + loss`), or ended while one "
+                   "it made two or more iterations earlier, before a backward pass, still "
+                   "held its graph (a list of losses): history kept past the backward that "
+                   "used it, memory that grows",
 }
 #: counters that cost a wait or a copy each time: what ranks a line's cost
 CROSSINGS = ("sync", "to_host", "to_device", "session_run", "traces", "graph_ops",
@@ -128,7 +129,8 @@ class Loop:
     parent: int | None  # the enclosing loop's line in the same function
     entries: int = 0
     iterations: int = 0
-    #: (file, line) -> [(weak reference to a tensor with a grad_fn, iteration it was made)]
+    #: (file, line) -> [(a weak reference to a tensor with a grad_fn, the iteration and
+    #: the number of backward passes when it was made)]
     watched: dict = field(default_factory=dict)
     kept: dict = field(default_factory=dict)  # (file, line) -> the last iteration counted
 
@@ -204,6 +206,7 @@ class Recorder:
     functions: dict = field(default_factory=dict)  # (file, line) -> traced function facts
     step_loop: tuple[str, Loop] | None = None
     stopped: bool = False
+    backwards: int = 0  # PyTorch backward passes run so far
     sources: dict[str, str] = field(default_factory=dict)  # path -> source (a notebook's)
     cells: dict[str, object] = field(default_factory=dict)  # path -> locate(line)
     #: frameworks to instrument once the program has imported them, and their hooks
@@ -287,9 +290,11 @@ class Recorder:
 
     def watch(self, tensor, inputs_made: list) -> None:
         """A user line made `tensor`, which has a `grad_fn`: stamp its graph node with the
-        iteration of the innermost user loop around the line (on any frame of the stack),
-        count the line if an input's graph was made in an earlier iteration of that loop
-        (history carried across iterations: `total = total + loss`), and remember the
+        iteration of the innermost user loop around the line (on any frame of the stack)
+        and the backward passes run so far; count the line if an input's graph was made
+        in an earlier iteration of that loop and a backward pass has run since (history
+        carried past the backward that used it: `total = total + loss`; a rollout's
+        log-probabilities kept for the backward after the loop are not); and remember the
         tensor to see whether it outlives its iteration."""
         frame, info = self.user_frame(sys._getframe(2))
         key = None
@@ -300,27 +305,30 @@ class Recorder:
                 if around:
                     lp = around[0]
                     now = lp.iterations
-                    tensor.grad_fn.metadata[_MADE] = (id(lp), now)
-                    if any(loop == id(lp) and made < now for loop, made in inputs_made):
+                    tensor.grad_fn.metadata[_MADE] = (id(lp), now, self.backwards)
+                    if any(loop == id(lp) and made < now and passes < self.backwards
+                           for loop, made, passes in inputs_made):
                         self._kept(key, lp, now)
-                    lp.watched.setdefault(key, []).append((weakref.ref(tensor), now))
+                    lp.watched.setdefault(key, []).append((weakref.ref(tensor), now,
+                                                           self.backwards))
                     return
             frame = frame.f_back
             info = self.info(frame.f_code.co_filename) if frame is not None else None
 
     def kept_graphs(self, lp: Loop) -> None:
         """An iteration of `lp` starts: each line whose tensor from two or more
-        iterations ago still holds its graph is counted for the iteration that ended (a
-        tensor the last iteration made may live on in its variable until the next
-        assignment; a list of losses keeps them all)."""
+        iterations ago still holds its graph, with a backward pass run since it was made,
+        is counted for the iteration that ended (a tensor the last iteration made may live
+        on in its variable until the next assignment; a list of losses keeps them all)."""
         ended = lp.iterations - 1
         for key, watched in list(lp.watched.items()):
             drop = 0
-            for ref, made in watched:
+            for ref, made, passes in watched:
                 if made >= ended:
                     break
                 tensor = ref()
-                if tensor is not None and tensor.grad_fn is not None:
+                if tensor is not None and tensor.grad_fn is not None and \
+                        passes < self.backwards:
                     self._kept(key, lp, ended)
                     break
                 drop += 1
@@ -471,8 +479,8 @@ def _torch_hooks(rec: Recorder):
         return placed(target)
 
     def made_in(args) -> list:
-        """The (loop, iteration) stamps of the graphs the arguments' tensors belong to,
-        read before an in-place op replaces them."""
+        """The (loop, iteration, backward passes) stamps of the graphs the arguments'
+        tensors belong to, read before an in-place op replaces them."""
         stamps = []
         for arg in args:
             for t in (arg if isinstance(arg, (list, tuple)) else (arg,)):
@@ -502,6 +510,7 @@ def _torch_hooks(rec: Recorder):
                         rec.count_direct("to_device")
             elif name == "backward":
                 rec.count("backward")
+                rec.backwards += 1
                 rec.step()
             made = made_in(args) if torch.is_grad_enabled() else ()
             result = func(*args, **kwargs)

@@ -214,12 +214,17 @@ def test_autograd_graphs_kept_across_iterations(tmp_path):
             with torch.no_grad():
                 safe = loss * 3
         print(float(total), fine)
+        for episode in range(3):  # a rollout keeps its graphs for the backward after it
+            log_probs = []
+            for t in range(5):
+                log_probs.append((w * t).sum())
+            torch.stack(log_probs).sum().backward()
         """)
     assert run.returncode == 0, run.stderr
     assert at(profile, 11)["graphs_kept"] == 9  # in place: iterations 2..10 extend it
     assert at(profile, 4)["graphs_kept"] == 9  # `total + loss` in a helper the loop calls
     assert at(profile, 12)["graphs_kept"] == 8  # the list holds every one
-    for line in (9, 10, 14, 15, 17):  # made and let go in one iteration, or no graph
+    for line in (9, 10, 14, 15, 17, 22):  # let go in its iteration, no graph, or needed
         assert "graphs_kept" not in at(profile, line), line
 
 
