@@ -460,6 +460,172 @@ def value_kind(value: ir.Value) -> str:
     return string_attr(op, "harp.kind") if op is not None else ""
 
 
+#: tensor methods whose result is a tensor again (a dtype, a device, a view)
+TENSOR_TO_TENSOR = frozenset({"long", "float", "double", "int", "half", "bool", "to", "cuda",
+                              "cpu", "detach", "clone", "view", "reshape", "squeeze",
+                              "unsqueeze", "contiguous", "type", "abs", "round", "floor"})
+
+
+def tensor_valued(value: ir.Value, budget: int = 400) -> bool:
+    """Whether `value` is a tensor by what the program shows, followed through the
+    program: the frontend's kind; every store of a local that can reach the load (the
+    one before it in straight-line code, else all of them: a loop-carried
+    `h, l = model(x, l)`); arithmetic with a tensor; a tensor method that returns one
+    (`.long()`, `.to(device)`); a function of the program whose every `return` gives a
+    tensor, or a tensor at that place of the tuple it returns (`h, l = self.reset()`); a
+    parameter every call passes a tensor for (`extract_patch(x, l)` called with
+    `foveate`'s `l`, called with the model's, called with the loop's). A local met again
+    while it is being answered (`x = x + 1` in a loop) is left to its other stores; the
+    search gives up (False) after `budget` values."""
+    return _tensor_valued(value, {"budget": budget, "visiting": set()})
+
+
+def _tensor_valued(value: ir.Value, state: dict) -> bool:
+    kind = value_kind(value)
+    state["budget"] -= 1
+    if kind or state["budget"] < 0:
+        return kind == "tensor"
+    op = producer(value)
+    if op is None:
+        return False
+    if op.name == "host.unpack" and _batch_field(value):
+        return True
+    visiting = state["visiting"]
+    if op.name == "host.load":
+        if op in visiting:
+            return True
+        visiting.add(op)
+        try:
+            passed = passed_arguments(value)
+            if passed:
+                return all(_tensor_valued(arg, state) for arg, _ in passed)
+            reached = reaching_store(op)
+            stores = [reached] if reached is not None else \
+                _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
+            return bool(stores) and all(_tensor_valued(_unpacked(st.operands[0]), state)
+                                        for st in stores)
+        finally:
+            visiting.discard(op)
+    if op.name == "host.unpack":  # `h, l = f(...)`: the same place of what f returns
+        source = producer(op.operands[0])
+        place = value.result_number
+        if source is not None and source.name == "host.tuple" and \
+                place < len(source.operands):
+            return _tensor_valued(source.operands[place], state)
+        if source is None or source.name != "host.call":
+            return False
+        returned = _returned(source)
+        return bool(returned) and all(
+            (t := producer(r)) is not None and t.name == "host.tuple" and
+            place < len(t.operands) and _tensor_valued(t.operands[place], state)
+            for r in returned)
+    if op.name == "host.binop":
+        return any(_tensor_valued(v, state) for v in op.operands)
+    if op.name != "host.call":
+        return False
+    callee = producer(op.operands[0])
+    if callee is not None and callee.name == "host.getattr" and \
+            string_attr(callee, "attr") in TENSOR_TO_TENSOR:
+        return _tensor_valued(callee.operands[0], state)
+    returned = _returned(op)
+    return bool(returned) and all(_tensor_valued(r, state) for r in returned)
+
+
+def _batch_field(value: ir.Value) -> bool:
+    """Whether `value` is a field of a batch a `for` loop takes from a data loader (`x` in
+    `for x, y in loader` or `for i, (x, y) in enumerate(loader)`): the default collate
+    makes tensors of arrays, tensors and numbers."""
+    from harp_ir import callgraph
+
+    places = []
+    while (op := producer(value)) is not None and op.name == "host.unpack":
+        places.append(value.result_number)
+        value = op.operands[0]
+    block = value.owner
+    loop = block.owner if isinstance(block, ir.Block) else None
+    if not places or loop is None or loop.name != "host.for" or \
+            not callgraph.over_data(loop):
+        return False
+    made = producer(loop.operands[0])
+    if made is not None and made.name == "host.call" and \
+            string_attr(made, "qualname") == "builtins.enumerate":
+        return len(places) >= 2 and places[-1] == 1  # (index, batch): the batch's fields
+    return True
+
+
+#: calls that read a tensor's value on the host (a wait on the device)
+_HOST_READ_METHODS = ("item", "tolist")
+_HOST_READ_BUILTINS = ("builtins.int", "builtins.float", "builtins.bool")
+
+
+@per_run()
+def element_reads(loop: ir.Operation) -> list[ir.Operation]:
+    """The elements of tensors the loop reads on the host, one per iteration: `t[i]` (or
+    the element `v` of `for v in t`) converted with `.item()`, `int()`, `float()`, or used
+    as an index or a slice bound of another subscript (`x[i, start[i]:end[i]]`: Python
+    asks the tensor for an int). Each is a wait on the device; one `.tolist()` of the
+    whole tensor before the loop reads them all at once. A tensor a factory made on the
+    host (`ix = torch.randint(...)`) waits for nothing."""
+    if loop.name != "host.for":
+        return []
+    var = string_attr(loop, "target")
+    found = []
+    for op in walk(loop):
+        element = None
+        if op.name == "host.getitem" and _index_holds(op.operands[1], var) and \
+                tensor_valued(op.operands[0]):
+            element = op
+        elif op.name == "host.load" and string_attr(op, "name") == var and \
+                tensor_valued(loop.operands[0]):
+            element = op
+        whole = element.operands[0] if element is not None and \
+            element.name == "host.getitem" else loop.operands[0]
+        if element is not None and not on_cpu(whole) and \
+                any(_read_on_host(use) for use in element.result.uses):
+            found.append(element)
+    return found
+
+
+def _index_holds(index: ir.Value, var: str) -> bool:
+    """`i`, or a tuple with `i` in it (`start[i, 1]`)."""
+    made = producer(index)
+    if made is None:
+        return False
+    if made.name == "host.load":
+        return string_attr(made, "name") == var
+    return made.name == "host.tuple" and any(
+        (p := producer(v)) is not None and p.name == "host.load" and
+        string_attr(p, "name") == var for v in made.operands)
+
+
+def _read_on_host(use: ir.OpOperand) -> bool:
+    """Whether a use of a tensor element makes Python read its value."""
+    user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+    if user.name == "host.slice":
+        return True  # a slice bound: `__index__`
+    if user.name == "host.tuple":  # an index of a subscript: `x[i, start[i]]`
+        return any((u.owner.operation if hasattr(u.owner, "operation") else u.owner).name
+                   == "host.getitem" and u.operand_number == 1 for u in user.result.uses)
+    if user.name == "host.getitem" and use.operand_number == 1:
+        return True
+    if user.name == "host.getattr" and string_attr(user, "attr") in _HOST_READ_METHODS:
+        return True
+    return user.name == "host.call" and use.operand_number > 0 and \
+        string_attr(user, "qualname") in _HOST_READ_BUILTINS
+
+
+def _returned(call: ir.Operation) -> list[ir.Value]:
+    """What the program functions `call` may run return, at each `return` with a value
+    (`self.reset()`: the method, and its overrides in subclasses); [] when the callee is
+    not the program's or a `return` gives nothing."""
+    funcs = called_functions(call)
+    returns = [r for func in funcs for r in walk(func) if r.name == "hostcf.return" and
+               same_op(enclosing_scope(r), func)]
+    if not returns or any(not r.operands for r in returns):
+        return []
+    return [r.operands[0] for r in returns]
+
+
 def call_arguments(op: ir.Operation) -> list[tuple[str, ir.Value]]:
     """(keyword, value) for each argument of a host.call; "" for positional ones."""
     return list(zip(strings_attr(op, "kwnames"), list(op.operands)[1:], strict=True))
@@ -1084,15 +1250,22 @@ def _slot_uses(name: str, scope: ir.Operation, depth: int) -> set[str]:
 
 
 def on_cpu(value: ir.Value, depth: int = 0) -> bool:
-    """Whether `value` is a tensor a factory made on the CPU in this expression
-    (`torch.randint(...)`, `torch.tensor(list)[i]`, no `device=`): it needs no sync."""
+    """Whether `value` is a tensor a factory made on the CPU (`torch.randint(...)`,
+    `torch.tensor(list)[i]`, no `device=`), in this expression or in the store of a local
+    that reaches it: it needs no sync."""
     op = producer(value)
     if op is None or depth > 6:
         return False
+    if op.name == "host.load":  # `ix = torch.randint(...)`, then `ix[i]` or `for i in ix`
+        made = reaching_definition(value, enclosing_scope(op))
+        return made is not None and made.name != "host.load" and len(made.results) == 1 \
+            and on_cpu(made.result, depth + 1)
     if op.name == "host.call" and string_attr(op, "qualname") in FRESH_FACTORIES:
         return not any(k == "device" or k.startswith("*") for k, _ in call_arguments(op))
     if op.name == "host.getitem":
         return on_cpu(op.operands[0], depth + 1)
+    if op.name == "host.binop":  # `y - 4` of a CPU tensor: CPU (a device operand would fail)
+        return any(on_cpu(v, depth + 1) for v in op.operands)
     if op.name == "host.call" and string_attr(op, "method") and \
             string_attr(op, "effect") == "pure":
         callee = producer(op.operands[0])
@@ -1588,6 +1761,9 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
         return None
     func = enclosing_scope(load)
     stored = stored_once(load)
+    if stored is None:  # a parameter rebound later: `x = x.view(...)` after this load
+        reached = reaching_store(load)
+        stored = reached.operands[0] if reached is not None else None
     block = stored.owner if stored is not None else None
     if func.name != "host.func" or not isinstance(block, ir.Block) or \
             stored not in list(block.arguments):
@@ -1679,7 +1855,7 @@ def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
                                        ir.Operation] | None:
     """(loop, func, site): the loop `op` runs in, its own or, for a statement of a function
     of the program (`func`) with no loop of its own, a loop around a call of that function
-    or of a caller, up to three calls up (`site`, the call in that loop; else `op` itself):
+    or of a caller, up to four calls up (`site`, the call in that loop; else `op` itself):
     the one running it most often, every iteration first. None when it runs in no loop."""
     from harp_ir import callgraph
 
@@ -1866,6 +2042,17 @@ def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | 
     load = producer(value)
     if load is None or load.name != "host.load":
         return load
+    found = reaching_store(load)
+    if found is None:
+        return definition(value, scope)
+    made = producer(_unpacked(found.operands[0]))
+    return imported(made) if made is not None and made.name == "host.import" else made
+
+
+def reaching_store(load: ir.Operation) -> ir.Operation | None:
+    """The `host.store` of a load's name that reaches it in straight-line code (looking
+    out through the `if`s around it), or None when none does or a branch or loop in
+    between may rebind the name."""
     name = string_attr(load, "name")
     found, at = None, load
     while found is None and at is not None:
@@ -1877,15 +2064,10 @@ def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | 
                 found = op
             elif op.regions and any(o.name == "host.store" and
                                     string_attr(o, "name") == name for o in walk(op)):
-                found = None  # rebound in a branch or loop: which store reaches is unknown
-                at = None
-                break
+                return None  # rebound in a branch or loop: which store reaches is unknown
         if found is None and at is not None:
             at = at.parent if at.parent is not None and at.parent.name == "host.if" else None
-    if found is None:
-        return definition(value, scope)
-    made = producer(_unpacked(found.operands[0]))
-    return imported(made) if made is not None and made.name == "host.import" else made
+    return found
 
 
 def imported(op: ir.Operation, memo: dict | None = None) -> ir.Operation:

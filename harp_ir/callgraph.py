@@ -52,7 +52,7 @@ from harp_ir.analysis import (
     walk,
 )
 
-DEPTH = 3  # calls followed up from a statement to the loop that runs it
+DEPTH = 4  # calls followed up from a statement to the loop that runs it
 RANK = ("always", "conditional", "last", "once", "periodic")  # most often first
 
 

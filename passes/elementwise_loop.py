@@ -3,7 +3,12 @@
 Finds: `for i in range(len(t))` / `range(t.shape[0])` / `range(t.size(0))` loops whose
 body indexes a tensor with the loop variable (`t[i]`, `out[i] = ...`), and `for v in t`
 loops over a tensor whose body computes on `v`: one framework op (and, on a GPU, one
-kernel launch) per element instead of one vectorized op.
+kernel launch) per element instead of one vectorized op. Also a loop that reads a device
+tensor's elements on the host one per iteration (`values[i].item()`, `x[i, s[i]:e[i]]`
+with tensor bounds, `[a.item() for a in t]`): a wait on the device each, where one
+`.tolist()` before the loop reads them all (HARP201 leaves such syncs to this rule). The
+tensor is followed through the program (`analysis.tensor_valued`), the loop's frequency
+through up to four calls (a retina's patch loop in a module's `forward`).
 
 Assumes: the iterations are independent (no element depends on an earlier one), which
 the refactoring to a vectorized op needs.
@@ -17,12 +22,13 @@ from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
+    element_reads,
     in_compiled_function,
-    passed_arguments,
     producer,
     record_hint,
     stored_once,
     string_attr,
+    tensor_valued,
     value_kind,
     value_name,
     walk,
@@ -36,12 +42,9 @@ HINT = "HARP401"
 
 
 def _tensor_valued(value) -> bool:
-    """A tensor by the frontend's facts, or a parameter every call passes a tensor for
-    (`forward(self, x)` called as `model(torch.randn(...))`)."""
-    if value_kind(value) == "tensor":
-        return True
-    passed = passed_arguments(value)
-    return bool(passed) and all(value_kind(arg) == "tensor" for arg, _ in passed)
+    """A tensor by the frontend's facts, or by what the program shows through locals,
+    calls and parameters (`forward(self, x)` called as `model(torch.randn(...))`)."""
+    return tensor_valued(value)
 
 
 def _sized_tensor(value, depth: int = 0) -> str:
@@ -60,6 +63,12 @@ def _sized_tensor(value, depth: int = 0) -> str:
     if op.name == "host.call" and string_attr(op, "method") == "size":
         recv = op.operands[0].owner.operation.operands[0]
         return value_name(recv) if _tensor_valued(recv) else ""
+    if op.name == "host.unpack" and value.result_number == 0:  # `B, C, H, W = x.shape`
+        shape = producer(op.operands[0])
+        if shape is not None and shape.name == "host.getattr" and \
+                string_attr(shape, "attr") == "shape" and _tensor_valued(shape.operands[0]):
+            return value_name(shape.operands[0])
+        return ""
     if op.name == "host.getitem":
         inner = op.operands[0].owner
         if hasattr(inner, "operation") and inner.operation.name == "host.getattr" and \
@@ -166,9 +175,12 @@ def run(module, pass_=None) -> None:
         if loop.name != "host.for" or in_compiled_function(loop):  # graph loops there
             continue
         var = string_attr(loop, "target")
-        if not _elementwise_body(loop, var):
-            continue
         iterable = loop.operands[0]
+        if not _elementwise_body(loop, var):
+            reads = element_reads(loop)
+            if reads:
+                _report_host_reads(loop, var, iterable, reads)
+            continue
         owner = iterable.owner
         tensor = ""
         if hasattr(owner, "operation") and string_attr(owner.operation, "qualname") == \
@@ -190,6 +202,47 @@ def run(module, pass_=None) -> None:
             *_broadcast_assumptions(loop, var, iterable),
             *callgraph.loop_run_rate(loop),
         ])
+
+
+def _shown_element(read, whole: str, var: str) -> str:
+    """`start[i, 1]` (names and numbers of the index; `...` for anything else), or the
+    loop's element `v`."""
+    if read.name != "host.getitem":
+        return f"`{var}`"
+    index = producer(read.operands[1])
+    parts = index.operands if index is not None and index.name == "host.tuple" else \
+        [read.operands[1]]
+
+    def shown(value) -> str:
+        made = producer(value)
+        if made is not None and made.name == "host.load":
+            return string_attr(made, "name")
+        if made is not None and made.name == "host.constant" and \
+                string_attr(made, "kind") == "int":
+            return str(made.attributes["value"]).split(":")[0].strip()
+        return "..."
+    return f"`{whole}[{', '.join(shown(v) for v in parts)}]`"
+
+
+def _report_host_reads(loop, var: str, iterable, reads) -> None:
+    """HARP401 for a loop that reads tensor elements on the host, one per iteration: a
+    wait on the device each, where one `.tolist()` before the loop reads them all."""
+    read = reads[0]
+    tensor = read.operands[0] if read.name == "host.getitem" else iterable
+    whole = value_name(tensor) or "the tensor"
+    element = _shown_element(read, whole, var)
+    ctx = callgraph.per_step(loop, callgraph.training_work)
+    where = f", which runs {ctx.phrase(loop)}," if ctx is not None and ctx.chain else ""
+    message = (f"{describe_loop(loop)}{where} reads `{whole}` on the host one element at a "
+               f"time ({element} as a Python number on every iteration: a wait on the "
+               f"device each); convert it once before the loop (`{whole}.tolist()`), or "
+               f"express the body as one vectorized op")
+    shown = _tensor_assumptions(loop, var, iterable)
+    if value_kind(tensor) != "tensor":
+        shown.append(Assumption(
+            "tensor", whole, "low", "speculated",
+            f"`{whole}` is a tensor by what the program passes and returns to it"))
+    record_hint(loop, HINT, message, [*shown, *callgraph.loop_run_rate(loop)])
 
 
 # --- the fix ------------------------------------------------------------------------------
@@ -465,7 +518,9 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP401",
         name="elementwise-python-loop",
-        finds="a Python loop over tensor indices or elements doing per-element tensor ops",
+        finds="a Python loop over tensor indices or elements doing per-element tensor ops, or "
+              "reading each element of a tensor on the host (`t[i].item()`, `int(v)`, a "
+              "tensor element as an index or a slice bound)",
         why="each element costs a Python iteration and one or more small op launches, where one "
             "op over the tensor does the same work at once",
         refactoring="the vectorized op",
@@ -488,6 +543,7 @@ RULE = Rule(
                  "(one whose rank is not proved below the visited tensor's), an"
                  " element depends on another, `out` is not bound once to new memory (a "
                  "catalogued allocation such as `torch.zeros`: it could share memory with the "
-                 "input)",
+                 "input); a loop that reads elements on the host (its fix, one `.tolist()` "
+                 "before the loop, changes how the body reads them: written by hand)",
     ),
 )

@@ -32,6 +32,7 @@ from harp_ir.analysis import (
     accelerator,
     describe_loop,
     does_model_work,
+    element_reads,
     enclosing_loop,
     enclosing_scope,
     few_iterations,
@@ -97,6 +98,15 @@ def _no_wait(op) -> bool:
     return (made is not None and _is_sync(made)) or on_cpu(recv)
 
 
+def _element_of_loop(op, loop) -> bool:
+    """Whether the sync reads an element of a tensor the loop visits one per iteration
+    (`values[i].item()`): HARP401 reports the loop, whose fix is one `.tolist()`."""
+    recv = receiver(op) if string_attr(op, "method") else \
+        (op.operands[1] if op.name == "host.call" and len(op.operands) > 1 else None)
+    made = producer(recv) if recv is not None else None
+    return made is not None and any(same_op(made, r) for r in element_reads(loop))
+
+
 def _synced_anyway(op, loop) -> bool:
     """Whether another sync of the same value runs on every iteration of `loop` for a use
     that needs it on the host (a print every step, a branch): removing this one then saves
@@ -120,7 +130,7 @@ def run(module, pass_=None) -> None:
         if not _is_sync(op) or _no_wait(op):
             continue
         loop = enclosing_loop(op)
-        if loop is None:
+        if loop is None or _element_of_loop(op, loop):
             continue
         subject = _subject(op)
         reason = string_attr(op, "harp.receiver_reason")

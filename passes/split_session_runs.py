@@ -2,7 +2,7 @@
 
 Finds: two or more runs in a row (`sess.run(...)`, or `tensor.eval(feed)`) in one block of
 an iteration: a loop's body, a branch in it, or the body of a function or method a loop
-calls (through up to three calls). Each `run` is a round trip into the TF runtime that
+calls (through up to four calls). Each `run` is a round trip into the TF runtime that
 re-evaluates the shared part of the graph; one `run` with all fetches evaluates it once.
 A run that changes variables (an optimizer step, an `assign`) is never merged with the
 reads around it (merged, the read races with the update), nor is one that feeds what an
