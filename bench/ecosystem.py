@@ -344,7 +344,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--blind-packets", type=Path, metavar="DIR",
                    help="also write each analysed source's blind packet (hint places and "
                         "categories, numbered) and its numbered hints to DIR, for a re-grade")
+    p.add_argument("--profiled", action="store_true",
+                   help="instead, run the corpus programs that run on a CPU under `harp "
+                        "measure` and give precision with and without their profiles "
+                        "(bench/profiled_corpus.py)")
     args = p.parse_args(argv)
+    if args.profiled:
+        import profiled_corpus  # a sibling script, which imports this one
+
+        return profiled_corpus.main(["--repos", str(args.repos)])
     if args.first_contact:
         return first_contact_main(args)
     sources = [s for s in load_corpus(args.corpus) if not args.only or s.name in args.only]
