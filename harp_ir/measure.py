@@ -76,6 +76,9 @@ COUNTERS: dict[str, str] = {
     "device_sync": "synchronizations the CUDA device itself reported "
                    "(`torch.cuda.set_sync_debug_mode`), only on a machine with one: a check "
                    "of `sync` by the device",
+    "wait_us": "microseconds the host spent in those syncs of a tensor on a CUDA device "
+               "(the wait for the device's queued work and the copy), only on a machine with "
+               "one",
     "graphs_kept": "iterations of the enclosing loop in which a tensor this line made "
                    "extended an autograd graph made in an earlier iteration, with a "
                    "backward pass run since (`total = total + loss`), or ended while one "
@@ -494,8 +497,11 @@ def _torch_hooks(rec: Recorder):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
             name = getattr(func, "__name__", "")
+            waits = None  # where a wait on the device is charged, and when it began
             if name in _SYNC_METHODS and args and isinstance(args[0], torch.Tensor):
-                rec.count_direct("sync")
+                key = rec.count_direct("sync")
+                if accelerated and key is not None and args[0].device.type != "cpu":
+                    waits = key, time.perf_counter()
             elif name in _HOST_METHODS:
                 rec.count_direct("to_host")
             elif name == "cuda":
@@ -514,6 +520,8 @@ def _torch_hooks(rec: Recorder):
                 rec.step()
             made = made_in(args) if torch.is_grad_enabled() else ()
             result = func(*args, **kwargs)
+            if waits is not None:
+                rec.counts[waits[0]]["wait_us"] += int((time.perf_counter() - waits[1]) * 1e6)
             if type(result) is torch.Tensor and result.grad_fn is not None:
                 rec.watch(result, made)
             return result

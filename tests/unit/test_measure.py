@@ -167,6 +167,7 @@ def test_device_syncs_are_counted_by_the_device(tmp_path):
         """)
     assert run.returncode == 0, run.stderr
     assert at(profile, 4)["sync"] == 5 and at(profile, 4)["device_sync"] >= 5
+    assert at(profile, 4)["wait_us"] > 0
     assert "synchronizing CUDA operation" not in run.stderr
 
 
@@ -369,7 +370,7 @@ def test_lines_run_by_a_child_process_are_not_denied(tmp_path):
         import torch
 
         def work(n):
-            t = torch.ones(3)
+            t = torch.ones(3).to("cuda" if torch.cuda.is_available() else "cpu")
             total = 0.0
             for i in range(n):
                 total += (t * i).sum().item()
