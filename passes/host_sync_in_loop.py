@@ -214,6 +214,9 @@ def fix_host_sync(module, positions, hint):
     call = node_at(positions, hint.span, cst.Call)
     parents = syntax.parents(module)
     stmt, small, block, loop = syntax.loop_body_statement(call, parents)
+    appended = _appended_item(call, parents)
+    if appended is not None:
+        return _fix_appended(module, call, parents, appended)
     converted = isinstance(call.func, cst.Name) and call.func.value in ("int", "float") and \
         len(call.args) == 1 and call.args[0].keyword is None and call.args[0].star == ""
     if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
@@ -264,6 +267,70 @@ def fix_host_sync(module, positions, hint):
     loop_stmt, _ = syntax.statement_of(loop, parents)
     new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
     return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
+
+
+def _appended_item(call, parents):
+    """`acc.append(t.item())`, one statement directly in a loop body: (the line, the body,
+    the loop, `acc`); else None."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "item" and
+            not call.args):
+        return None
+    append = parents.get(parents.get(call))  # the Arg, then the append call
+    if not (isinstance(append, cst.Call) and isinstance(append.func, cst.Attribute) and
+            append.func.attr.value == "append" and isinstance(append.func.value, cst.Name)
+            and len(append.args) == 1 and append.args[0].value is call):
+        return None
+    stmt, small, block, loop = syntax.loop_body_statement(append, parents)
+    if small is None or not isinstance(small, cst.Expr):
+        return None
+    return stmt, block, loop, append.func.value.value
+
+
+def _fix_appended(module, call, parents, appended):
+    """`acc.append(t.item())` -> `acc.append(t.detach().reshape(()))` in the loop (a
+    one-element tensor kept on the device: `reshape(())` fails where `.item()` would, on
+    more than one element) and `acc[:] = [v.item() for v in acc]` after it: the host
+    waits once, after the loop's work, and every element is the number `.item()` gave."""
+    stmt, block, loop, name = appended
+    alias = syntax.module_alias(module, "torch")
+    if alias is None:
+        raise Decline("`.item()` appends are rewritten for PyTorch tensors (`torch` imported "
+                      "at module level)")
+    others = [s for s in block.body if s is not stmt]
+    if name in syntax.names(others).loaded or name in syntax.names(others).stored:
+        raise Decline(f"`{name}` is used elsewhere in the loop, so its elements must stay "
+                      f"numbers")
+    syntax.keeps_running_value(module, loop, parents, name)
+    _starting_empty_list(loop, parents, name)
+    kept = cst.Call(cst.Attribute(cst.Call(cst.Attribute(call.func.value, cst.Name("detach"))),
+                                  cst.Name("reshape")), args=[cst.Arg(cst.Tuple([]))])
+    new_loop = loop.deep_replace(call, kept)
+    after = cst.parse_statement(f"{name}[:] = [value.item() for value in {name}]\n")
+    loop_stmt, _ = syntax.statement_of(loop, parents)
+    new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, after]))
+
+
+def _starting_empty_list(loop, parents, name: str) -> None:
+    """Declines unless `name = []` runs in the statements just before the loop, with no
+    other use of `name` between them (an alias made there would keep the tensors)."""
+    stmt, outer = syntax.statement_of(loop, parents)
+    body = list(outer.body)
+    for before in reversed(body[:body.index(stmt)]):
+        used = syntax.names([before])
+        if name not in used.stored:
+            if name in used.loaded:
+                break
+            continue
+        small = before.body[0] if isinstance(before, cst.SimpleStatementLine) and \
+            len(before.body) == 1 else None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                isinstance(small.targets[0].target, cst.Name) and \
+                isinstance(small.value, cst.List) and not small.value.elements:
+            return
+        break
+    raise Decline(f"`{name}` is not set to `[]` just before the loop (with no other use in "
+                  f"between): its earlier elements or an alias would see tensors")
 
 
 def _starting_number(block, loop, parents, name: str) -> str:
@@ -353,10 +420,13 @@ RULE = Rule(
                 "sums) or `.long()` (an int start counting matches, `(a == b).sum()`), "
                 "converting once after the loop; the start may be set by an unpacking "
                 "(`total, correct = 0., 0`); TF's `total += t.numpy()` is `--unsafe-fixes` (an "
-                "integer tensor cannot be added as a tensor)",
+                "integer tensor cannot be added as a tensor); `acc.append(t.item())` keeps "
+                "`t.detach().reshape(())` and converts the list once after the loop "
+                "(`acc[:] = [v.item() for v in acc]`), when `acc = []` just before the loop",
         declines="`total` is read inside the loop, by a function or closure (libcst's scope "
                  "analysis), or by an `except`/`finally` the loop can raise into; the loop can "
-                 "`return`/`yield`; `total` is not set to a number literal before the loop; an "
+                 "`return`/`yield`; `total` is not set to a number literal before the loop (a "
+                 "list: to `[]`, with no alias made before the loop); an "
                  "int start with a tensor of unknown dtype; `int(t)` of a floating tensor "
                  "(it truncates each value)",
         safety=_hot_loop_risk,

@@ -7,5 +7,6 @@ outputs = []
 w_inv = torch.linalg.inv(W)
 gram = w_inv.T @ w_inv
 for x in batches:
-    outputs.append((x @ gram).sum().item())
+    outputs.append((x @ gram).sum().detach().reshape(()))
+outputs[:] = [value.item() for value in outputs]
 print([round(v, 4) for v in outputs])
