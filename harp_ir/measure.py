@@ -99,7 +99,7 @@ _HOST_METHODS = {"cpu", "numpy"}
 _HOST_FACTORIES = {"tensor", "as_tensor", "from_numpy"}
 #: what the CUDA device's sync warning says (`torch.cuda.set_sync_debug_mode("warn")`)
 _DEVICE_SYNC = "called a synchronizing CUDA operation"
-#: the key a graph node's metadata holds its (loop, iteration) under
+#: the key a graph node's metadata holds its (loop, iteration, backward passes) under
 _MADE = "harp_measure_made"
 _KERAS_METHODS = ("fit", "predict", "evaluate", "train_on_batch", "predict_on_batch",
                   "test_on_batch")
@@ -299,24 +299,17 @@ class Recorder:
         carried past the backward that used it: `total = total + loss`; a rollout's
         log-probabilities kept for the backward after the loop are not); and remember the
         tensor to see whether it outlives its iteration."""
-        frame, info = self.user_frame(sys._getframe(2))
-        key = None
-        while frame is not None:
-            if info is not None:
-                key = key or (frame.f_code.co_filename, frame.f_lineno)
-                around = info.enclosing(frame.f_lineno)
-                if around:
-                    lp = around[0]
-                    now = lp.iterations
-                    tensor.grad_fn.metadata[_MADE] = (id(lp), now, self.backwards)
-                    if any(loop == id(lp) and made < now and passes < self.backwards
-                           for loop, made, passes in inputs_made):
-                        self._kept(key, lp, now)
-                    lp.watched.setdefault(key, []).append((weakref.ref(tensor), now,
-                                                           self.backwards))
-                    return
-            frame = frame.f_back
-            info = self.info(frame.f_code.co_filename) if frame is not None else None
+        frame, _ = self.user_frame(sys._getframe(2))
+        around = self.loop_around(frame)
+        if around is None:
+            return
+        key, lp = (frame.f_code.co_filename, frame.f_lineno), around[1]
+        now = lp.iterations
+        tensor.grad_fn.metadata[_MADE] = (id(lp), now, self.backwards)
+        if any(loop == id(lp) and made < now and passes < self.backwards
+               for loop, made, passes in inputs_made):
+            self._kept(key, lp, now)
+        lp.watched.setdefault(key, []).append((weakref.ref(tensor), now, self.backwards))
 
     def kept_graphs(self, lp: Loop) -> None:
         """An iteration of `lp` starts: each line whose tensor from two or more
@@ -359,17 +352,19 @@ class Recorder:
     def step(self) -> None:
         """A training step ran: the first one fixes the loop `--steps` counts (the
         innermost user loop around it, on any frame of the stack)."""
-        if self.step_loop is not None or self.steps is None:
-            return
-        frame = sys._getframe(1)
+        if self.step_loop is None and self.steps is not None:
+            self.step_loop = self.loop_around(sys._getframe(1))
+
+    def loop_around(self, frame) -> tuple[str, Loop] | None:
+        """(file, loop): the innermost user loop around `frame`'s line or, where that
+        frame is in no loop, around a caller's (a helper the training loop calls)."""
         while frame is not None:
             info = self.info(frame.f_code.co_filename)
-            if info is not None:
-                around = info.enclosing(frame.f_lineno)
-                if around:
-                    self.step_loop = (frame.f_code.co_filename, around[0])
-                    return
+            around = info.enclosing(frame.f_lineno) if info is not None else None
+            if around:
+                return frame.f_code.co_filename, around[0]
             frame = frame.f_back
+        return None
 
     # -- the profile ----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from harp_ir.analysis import (
     describe_loop,
     element_reads,
     in_compiled_function,
+    int_attr,
     producer,
     record_hint,
     stored_once,
@@ -41,12 +42,6 @@ from harp_ir.shapes import tensor_rank
 HINT = "HARP401"
 
 
-def _tensor_valued(value) -> bool:
-    """A tensor by the frontend's facts, or by what the program shows through locals,
-    calls and parameters (`forward(self, x)` called as `model(torch.randn(...))`)."""
-    return tensor_valued(value)
-
-
 def _sized_tensor(value, depth: int = 0) -> str:
     """For `len(t)`, `t.shape[0]`, `t.size(0)`, `t.shape[0] - 1`, also through a local
     bound once to one (`n = len(t)`): the tensor's name."""
@@ -59,14 +54,14 @@ def _sized_tensor(value, depth: int = 0) -> str:
         return _sized_tensor(bound, depth + 1) if bound is not None else ""
     if op.name == "host.call" and string_attr(op, "qualname") == "builtins.len":
         arg = op.operands[1] if len(op.operands) > 1 else None
-        return value_name(arg) if arg is not None and _tensor_valued(arg) else ""
+        return value_name(arg) if arg is not None and tensor_valued(arg) else ""
     if op.name == "host.call" and string_attr(op, "method") == "size":
         recv = op.operands[0].owner.operation.operands[0]
-        return value_name(recv) if _tensor_valued(recv) else ""
+        return value_name(recv) if tensor_valued(recv) else ""
     if op.name == "host.unpack" and value.result_number == 0:  # `B, C, H, W = x.shape`
         shape = producer(op.operands[0])
         if shape is not None and shape.name == "host.getattr" and \
-                string_attr(shape, "attr") == "shape" and _tensor_valued(shape.operands[0]):
+                string_attr(shape, "attr") == "shape" and tensor_valued(shape.operands[0]):
             return value_name(shape.operands[0])
         return ""
     if op.name == "host.getitem":
@@ -74,7 +69,7 @@ def _sized_tensor(value, depth: int = 0) -> str:
         if hasattr(inner, "operation") and inner.operation.name == "host.getattr" and \
                 string_attr(inner.operation, "attr") == "shape":
             recv = inner.operation.operands[0]
-            return value_name(recv) if _tensor_valued(recv) else ""
+            return value_name(recv) if tensor_valued(recv) else ""
     if op.name == "host.binop":
         return _sized_tensor(op.operands[0], depth + 1)
     return ""
@@ -88,7 +83,7 @@ def _index_is(op, var: str) -> bool:
 
 
 def _indexed_by(loop, var: str) -> bool:
-    return any(((op.name == "host.getitem" and _tensor_valued(op.operands[0])) or
+    return any(((op.name == "host.getitem" and tensor_valued(op.operands[0])) or
                 op.name == "host.setitem") and _index_is(op, var) for op in walk(loop))
 
 
@@ -219,7 +214,7 @@ def _shown_element(read, whole: str, var: str) -> str:
             return string_attr(made, "name")
         if made is not None and made.name == "host.constant" and \
                 string_attr(made, "kind") == "int":
-            return str(made.attributes["value"]).split(":")[0].strip()
+            return str(int_attr(made, "value"))
         return "..."
     return f"`{whole}[{', '.join(shown(v) for v in parts)}]`"
 

@@ -241,10 +241,7 @@ def fix_host_sync(module, positions, hint):
     if alias is None:
         raise Decline(f"`.{method}()` accumulation needs `{library or 'torch'}` imported at "
                       f"module level")
-    others = [s for s in block.body if s is not stmt]
-    if total in syntax.names(others).loaded or total in syntax.names(others).stored:
-        raise Decline(f"`{total}` is used elsewhere in the loop, so it must stay a number")
-    syntax.keeps_running_value(module, loop, parents, total)
+    _only_here(module, stmt, block, loop, parents, total, "it must stay a number")
     start = _starting_number(block, loop, parents, total)
     if method == "item":
         on_device = cst.Call(cst.Attribute(receiver, cst.Name("detach")))
@@ -260,13 +257,28 @@ def fix_host_sync(module, positions, hint):
         on_device = receiver
         unproved(f"`{module.code_for_node(receiver)}` is a floating tensor (an integer one "
                  f"cannot be added to `{total}` as a tensor)")
-    new_loop = loop.deep_replace(call, on_device)
     back = "item" if method == "item" else "numpy"
-    sync = cst.parse_statement(
-        f"{total} = {total}.{back}() if {alias}.is_tensor({total}) else {total}\n")
+    return _then_after_loop(module, loop, parents, loop.deep_replace(call, on_device),
+                            f"{total} = {total}.{back}() if {alias}.is_tensor({total}) "
+                            f"else {total}\n")
+
+
+def _only_here(module, stmt, block, loop, parents, name: str, why: str) -> None:
+    """Declines unless `stmt` is the only statement of the loop body that uses `name` and
+    nothing else can see `name` while the loop runs (see `keeps_running_value`)."""
+    others = [s for s in block.body if s is not stmt]
+    if name in syntax.names(others).loaded or name in syntax.names(others).stored:
+        raise Decline(f"`{name}` is used elsewhere in the loop, so {why}")
+    syntax.keeps_running_value(module, loop, parents, name)
+
+
+def _then_after_loop(module, loop, parents, new_loop, after: str):
+    """The module with `loop` replaced by `new_loop` and the statement `after` (one line
+    of source) run right after it."""
     loop_stmt, _ = syntax.statement_of(loop, parents)
     new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
-    return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, sync]))
+    return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt,
+                                                               cst.parse_statement(after)]))
 
 
 def _appended_item(call, parents):
@@ -296,19 +308,12 @@ def _fix_appended(module, call, parents, appended):
     if alias is None:
         raise Decline("`.item()` appends are rewritten for PyTorch tensors (`torch` imported "
                       "at module level)")
-    others = [s for s in block.body if s is not stmt]
-    if name in syntax.names(others).loaded or name in syntax.names(others).stored:
-        raise Decline(f"`{name}` is used elsewhere in the loop, so its elements must stay "
-                      f"numbers")
-    syntax.keeps_running_value(module, loop, parents, name)
+    _only_here(module, stmt, block, loop, parents, name, "its elements must stay numbers")
     _starting_empty_list(loop, parents, name)
     kept = cst.Call(cst.Attribute(cst.Call(cst.Attribute(call.func.value, cst.Name("detach"))),
                                   cst.Name("reshape")), args=[cst.Arg(cst.Tuple([]))])
-    new_loop = loop.deep_replace(call, kept)
-    after = cst.parse_statement(f"{name}[:] = [value.item() for value in {name}]\n")
-    loop_stmt, _ = syntax.statement_of(loop, parents)
-    new_stmt = loop_stmt.deep_replace(loop, new_loop) if loop_stmt is not loop else new_loop
-    return module.deep_replace(loop_stmt, cst.FlattenSentinel([new_stmt, after]))
+    return _then_after_loop(module, loop, parents, loop.deep_replace(call, kept),
+                            f"{name}[:] = [value.item() for value in {name}]\n")
 
 
 def _starting_empty_list(loop, parents, name: str) -> None:
