@@ -509,9 +509,8 @@ def _tensor_valued(value: ir.Value, state: dict) -> bool:
     if op.name == "host.unpack":  # `h, l = f(...)`: the same place of what f returns
         source = producer(op.operands[0])
         place = value.result_number
-        if source is not None and source.name == "host.tuple" and \
-                place < len(source.operands):
-            return _tensor_valued(source.operands[place], state)
+        if (element := packed_element(value)) is not None:
+            return _tensor_valued(element, state)
         if source is None or source.name != "host.call":
             return False
         returned = _returned(source)
@@ -529,6 +528,20 @@ def _tensor_valued(value: ir.Value, state: dict) -> bool:
         return _tensor_valued(callee.operands[0], state)
     returned = _returned(op)
     return bool(returned) and all(_tensor_valued(r, state) for r in returned)
+
+
+def packed_element(value: ir.Value) -> ir.Value | None:
+    """`a, b = x.cuda(), y.cuda()`: the element of the display that the unpacked `value`
+    takes (`y.cuda()` for `b`); None when `value` is not unpacked from a display of as
+    many elements."""
+    op = producer(value)
+    if op is None or op.name != "host.unpack":
+        return None
+    source = producer(op.operands[0])
+    if source is None or source.name not in ("host.tuple", "host.list") or \
+            len(list(source.operands)) != len(op.results):
+        return None
+    return source.operands[value.result_number]
 
 
 def _batch_field(value: ir.Value) -> bool:

@@ -45,15 +45,19 @@ class Flow:
     reaches: list[str] = field(default_factory=list)
     returns: bool = False
     ends: list[str] = field(default_factory=list)
+    backwards: list[ir.Operation] = field(default_factory=list)  # the `backward()` calls
+    #: follow a script's globals too, when no function and no other file can read them
+    scripts: bool = False
 
     @property
     def never(self) -> bool:
         return not self.reaches and not self.returns
 
 
-def flow(value: ir.Value) -> Flow:
-    """Follow `value` forward through its function (returns are reported, not followed)."""
-    out, seen, work = Flow(), set(), [value]
+def flow(value: ir.Value, scripts: bool = False) -> Flow:
+    """Follow `value` forward through its function (returns are reported, not followed);
+    with `scripts`, through a script's top-level names as well (see `loads_reading`)."""
+    out, seen, work = Flow(scripts=scripts), set(), [value]
     known = catalogue.load()
     while work:
         if len(seen) > _LIMIT:
@@ -73,7 +77,7 @@ def flow(value: ir.Value) -> Flow:
 def _step(op: ir.Operation, index: int, out: Flow, work: list, known) -> None:
     name = op.name
     if name == "host.store":
-        loads = loads_reading(op)
+        loads = loads_reading(op, out.scripts)
         if loads is None:
             out.reaches.append(f"`{string_attr(op, 'name')}` is read where it cannot be "
                                "followed")
@@ -85,6 +89,8 @@ def _step(op: ir.Operation, index: int, out: Flow, work: list, known) -> None:
             out.ends.append(f"`.{attr}`")
         elif attr == "backward":
             out.reaches.append("`backward()`")
+            out.backwards += [u.owner.operation if hasattr(u.owner, "operation") else u.owner
+                              for u in op.result.uses]
         else:
             _method(op, attr, out, work, known)
     elif name == "host.call":
@@ -157,17 +163,20 @@ def _callee_text(call: ir.Operation) -> str:
     return string_attr(callee, "attr") or string_attr(callee, "name") or "a call"
 
 
-def loads_reading(store: ir.Operation) -> list[ir.Operation] | None:
+def loads_reading(store: ir.Operation, scripts: bool = False) -> list[ir.Operation] | None:
     """The loads of `store`'s slot that can read what it stored, in its own scope: those
     after it until a store of the same name in the same block (which every later path
     passes), and, in a loop, the loads before it when nothing in its block rebinds the
-    name after it. None when another scope reads the name (a closure, a global)."""
+    name after it. None when another scope reads the name (a closure, a global); with
+    `scripts`, a script's top-level name is followed when no function of it and no other
+    file of the program (none imports it) can read the name."""
     scope, name = enclosing_scope(store), string_attr(store, "name")
     ops = [o for o in walk(scope) if o.name in ("host.load", "host.store")
            and string_attr(o, "name") == name]
     if any(not same_op(enclosing_scope(o), scope) for o in ops):
         return None  # read or written by a nested function
-    if scope.name == "host.module" or string_attr(store, "scope") in ("global", "nonlocal"):
+    if scope.name == "host.module" and not (scripts and len(sharing(scope)) == 1) or \
+            string_attr(store, "scope") in ("global", "nonlocal"):
         return None  # a global: other functions may read it
     at = next(i for i, o in enumerate(ops) if o == store)
     found, killed = [], False
@@ -295,18 +304,52 @@ def optimized_modules(file: ir.Operation, tensors_alone: bool = False) -> set[tu
         if op.name != "host.call" or string_attr(op, "harp.kind") != "optimizer" or \
                 string_attr(op, "effect") != "construct":
             continue
-        args = [v for k, v in analysis.call_arguments(op) if k in ("", "params")][:1]
-        keys = _parameter_owners(args[0]) if args else None
-        if keys is None and not (tensors_alone and args and _made_tensors(args[0])):
+        keys = held_by(op)
+        if keys is None and not (tensors_alone and _made_tensors(_parameters_argument(op))):
             return None
         found |= keys or set()
     return found
 
 
+def _parameters_argument(construction: ir.Operation) -> ir.Value | None:
+    args = [v for k, v in analysis.call_arguments(construction) if k in ("", "params")]
+    return args[0] if args else None
+
+
+def held_by(construction: ir.Operation) -> set[tuple] | None:
+    """The modules whose parameters the optimizer made by `construction` holds; None when
+    its parameters come in a form this cannot read."""
+    params = _parameters_argument(construction)
+    return _parameter_owners(params) if params is not None else None
+
+
+def optimizer_made(value: ir.Value, depth: int = 0) -> ir.Operation | None:
+    """The construction of the optimizer `value` is: the call itself, a name bound once
+    to it, or `self.opt` that its class stores once; None when the code does not say."""
+    op = producer(value)
+    if op is None or depth > 4:
+        return None
+    if op.name == "host.call" and string_attr(op, "harp.kind") == "optimizer" and \
+            string_attr(op, "effect") == "construct":
+        return op
+    if op.name == "host.getattr":
+        cls = analysis.self_class(op.operands[0])
+        stores = analysis._attribute_stores(cls).get(string_attr(op, "attr"), []) \
+            if cls is not None else []
+        return optimizer_made(stores[0].operands[1], depth + 1) if len(stores) == 1 else None
+    if op.name == "host.load":
+        for scope in analysis.binding_scopes(op):
+            made = analysis.definition(value, scope)
+            if made is not None and made.name != "host.load":
+                return optimizer_made(made.result, depth + 1) if len(made.results) == 1 \
+                    else None
+    return None
+
+
 def _made_tensors(value: ir.Value) -> bool:
     """`[image]`, `(z, w)`: a display of tensors the program makes itself (a factory, or a
     name bound to one), none read from a module (`model.fc.weight` is a parameter)."""
-    op = producer(value)
+    op = producer(value) if value is not None else None
     if op is None or op.name not in ("host.list", "host.tuple") or not list(op.operands):
         return False
     for element in op.operands:
@@ -356,10 +399,12 @@ def trains(key: tuple, optimized: set[tuple]) -> bool:
     return key[0] == "attr" and ("class", key[1]) in optimized
 
 
-def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0) -> str:
+def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,
+                  visiting: frozenset = frozenset()) -> str:
     """Whether `value` carries no gradient towards a trained parameter: "proved" (built
     from constants, data and modules no optimizer holds), "speculated" (it also comes from
-    code harp cannot see, taken to be data: a replay memory's `sample()`), or "no"."""
+    code harp cannot see, taken to be data: a replay memory's `sample()`), or "no". A
+    name's stores are each asked once along a path (`z = z.cuda()` adds no new source)."""
     op = producer(value)
     if depth > 8:
         return "speculated"
@@ -372,14 +417,17 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0) -> str
         stores = analysis._stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
         if not stores:
             return "speculated"
-        return weakest([gradient_free(s.operands[0], optimized, depth + 1) for s in stores])
+        fresh = [s for s in stores if s not in visiting]
+        return weakest([gradient_free(s.operands[0], optimized, depth + 1,
+                                      visiting | set(fresh)) for s in fresh] + ["proved"])
     if name == "host.call":
         callee = producer(op.operands[0])
-        if callee is not None and string_attr(callee, "harp.kind") == "module":
+        if callee is not None and string_attr(callee, "harp.kind") == "module" or \
+                calls_made_module(op):
             key = module_key(op.operands[0])
             if key is None or trains(key, optimized):
                 return "no"
-            return weakest([gradient_free(v, optimized, depth + 1)
+            return weakest([gradient_free(v, optimized, depth + 1, visiting)
                              for v in list(op.operands)[1:]] + ["proved"])
         method = string_attr(op, "method")
         qualname = string_attr(op, "qualname")
@@ -391,12 +439,14 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0) -> str
                                              callee.name == "host.getattr"):
             receiver = [callee.operands[0]] if callee is not None and \
                 callee.name == "host.getattr" else []
-            return weakest([gradient_free(v, optimized, depth + 1)
+            return weakest([gradient_free(v, optimized, depth + 1, visiting)
                              for v in receiver + list(op.operands)[1:]] + ["proved"])
         return "speculated"
+    if (element := analysis.packed_element(value)) is not None:  # `x, z = x.cuda(), z.cuda()`
+        return gradient_free(element, optimized, depth + 1, visiting)
     if name in ("host.binop", "host.unop", "host.getitem", "host.unpack", "host.tuple",
                 "host.list", "host.getattr", "host.compare"):
-        return weakest([gradient_free(v, optimized, depth + 1) for v in op.operands]
+        return weakest([gradient_free(v, optimized, depth + 1, visiting) for v in op.operands]
                         + ["proved"])
     return "speculated"
 

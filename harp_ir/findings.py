@@ -60,6 +60,7 @@ ASSUMPTIONS: dict[str, str] = {
     "device-argument": "the argument of `.to(...)` names a device (not a dtype or a tensor)",
     "weights-unused": "a module's weight gradients are used by nothing: no optimizer, no "
                       "reader, no code harp cannot see",
+    "inputs-gradient-free": "a forward's inputs carry no gradient towards a trained parameter",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")

@@ -36,6 +36,8 @@ from harp_ir.analysis import (
     loops_around,
     producer,
     record_hint,
+    same_op,
+    span,
     string_attr,
     walk,
 )
@@ -217,7 +219,9 @@ def _reported(op) -> bool:
 
 def run(module, pass_=None) -> None:
     done: set = set()
-    known: dict = {}  # a file -> (files sharing its modules, optimized modules or None)
+    # a file -> (files sharing its modules, modules whose gradients it settles, modules
+    # optimizers hold or None, the same or None when it settles some out of sight)
+    known: dict = {}
     for origin in walk(module):
         if not (autograd.calls_module(origin) or autograd.calls_made_module(origin)) or \
                 autograd.grad_disabled(origin) or autograd.calls_loss(origin) or _reported(origin):
@@ -229,11 +233,14 @@ def run(module, pass_=None) -> None:
         if file not in known:
             files = autograd.sharing(file)
             settled, unknown = _gradient_settings(files)
-            known[file] = (files, settled, None if unknown else
-                           autograd.optimized_modules(file, tensors_alone=True))
-        files, settled, optimized = known[file]
-        if optimized is None or autograd.trains(key, optimized) or key in settled or \
-                not _has_parameters(key) or not _feeds_backward(origin):
+            trained = autograd.optimized_modules(file, tensors_alone=True)
+            known[file] = (files, settled, trained, None if unknown else trained)
+        files, settled, trained, optimized = known[file]
+        if trained is not None and autograd.trains(key, trained):
+            _report_cleared(origin, key, trained, done)  # it asks about clips itself
+            continue
+        if optimized is None or key in settled or not _has_parameters(key) or \
+                not _feeds_backward(origin):
             continue
         ctx = callgraph.per_step(origin, callgraph.training_work)
         if ctx is None or (key, ctx.loop) in done or not _takes_a_gradient(ctx.loop) or \
@@ -254,6 +261,153 @@ def run(module, pass_=None) -> None:
         record_hint(origin, HINT, message, assumptions, related=[ctx.site])
 
 
+# --- The gradients of a trained module, cleared before anything uses them -------------
+#
+# A GAN's discriminator step backpropagates `D(G(z))` through the generator: the
+# generator's weights are trained, but its own optimizer's `zero_grad()` clears what this
+# backward gave them before any step reads it. Detaching the generator's output where the
+# discriminator step takes it gives the same updates without that backward.
+
+
+def _report_cleared(origin, key, optimized, done: set) -> None:
+    """Report the forward `origin` of the trained module `key` when its output reaches one
+    `backward()` only, its inputs carry no gradient anyone wants, and after that backward
+    every path clears the module's gradients before anything uses them."""
+    flow = autograd.flow(origin.result, scripts=True)
+    backward = flow.backwards[0] if flow.backwards else None
+    if backward is None or flow.returns or \
+            any(not same_op(b, backward) for b in flow.backwards) or \
+            any(r != "`backward()`" for r in flow.reaches):
+        return
+    inputs = autograd.weakest([autograd.gradient_free(v, optimized)
+                               for v in list(origin.operands)[1:]] + ["proved"])
+    if inputs != "proved" or not _stored_once(origin):
+        return  # a gradient its inputs may carry would be cut too (a DDPG actor's)
+    clear = _cleared_after(backward, key)
+    ctx = callgraph.per_step(origin, callgraph.training_work)
+    if clear is None or ctx is None or (key, origin) in done:
+        return
+    done.add((key, origin))
+    what = autograd.forward_text(origin)
+    loss = string_attr(backward, "harp.receiver") or "the loss"
+    clear_text = string_attr(clear, "harp.receiver") or "the module"
+    at = span(backward.location)
+    cleared_at = span(clear.location)
+    message = (f"the output of {what} reaches only `{loss}.backward()`"
+               f"{f' (line {at.line})' if at else ''}, and "
+               f"`{clear_text}.zero_grad()`{f' (line {cleared_at.line})' if cleared_at else ''}"
+               f" clears the gradients that backward gives the module's weights before "
+               f"anything uses them; it runs {ctx.phrase(origin)}: each of those backward "
+               f"passes also runs back through the module for nothing; `.detach()` its "
+               f"output here")
+    assumptions = [Assumption(
+        "weights-unused", what, "low", "proved",
+        f"its output reaches `{loss}.backward()` alone, and every path after that backward "
+        f"clears the module's gradients (`{clear_text}.zero_grad()`) before an optimizer "
+        f"that holds them steps or anything reads them"),
+        Assumption("inputs-gradient-free", what, "low", "proved",
+                   "its inputs are built from data, constants and fresh draws: they carry "
+                   "no gradient towards a trained parameter")]
+    assumptions += ctx.frequency_assumptions()
+    record_hint(origin, HINT, message, assumptions, related=[ctx.site, backward, clear])
+
+
+def _stored_once(origin) -> bool:
+    """`G_ = self.G(z_)`: the forward's result is bound to a name by its own statement (the
+    fix detaches it there)."""
+    users = [u.owner for u in origin.result.uses]
+    return len(users) == 1 and users[0].name == "host.store"
+
+
+def _cleared_after(backward, key):
+    """The `zero_grad()` call that clears module `key`'s gradients on every path after
+    `backward`, before any optimizer that may hold them steps or anything reads a `.grad`;
+    None when some path uses them first or leaves the statement's loop iteration."""
+    block, after = backward.block, backward
+    while True:
+        ops = list(block.operations)
+        at = next(i for i, o in enumerate(ops) if same_op(o, after))
+        fate, clear = _fate(ops[at + 1:], key)
+        if fate == "used":
+            return None
+        if fate == "cleared":
+            return clear
+        owner = block.owner
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        if owner is None or owner.name not in ("host.if", "host.with"):
+            return None  # the end of a loop's iteration or of a function: not proved
+        block, after = owner.block, owner
+
+
+def _fate(ops, key, depth: int = 0):
+    """What happens first to module `key`'s gradients along the straight-line `ops`:
+    ("cleared", the zero_grad call) on every path, ("used", None) on some path, or
+    ("", None) when nothing touches them."""
+    for op in ops:
+        fate = _touches(op, key, depth)
+        if fate[0]:
+            return fate
+        if op.name == "host.if":
+            branches = [_fate(list(r.blocks[0].operations), key, depth) for r in op.regions]
+            if any(f == "used" for f, _ in branches):
+                return "used", None
+            if all(f == "cleared" for f, _ in branches):
+                return branches[0]
+        elif op.name == "host.with":
+            fate = _fate(list(op.regions[0].blocks[0].operations), key, depth)
+            if fate[0]:
+                return fate
+        elif op.regions and any(_touches(o, key, depth)[0] == "used" for o in walk(op)):
+            return "used", None  # a loop or a try that may use them
+    return "", None
+
+
+def _may_step_gradients(step, made) -> bool:
+    """Whether a `step()` whose optimizer's parameters are unknown may apply gradients: an
+    optimizer's (made or typed so), or any step handed an optimizer (`scaler.step(opt)`);
+    not an environment's step or a learning-rate scheduler's."""
+    qualname = string_attr(step, "qualname")
+    if "lr_scheduler" in qualname:
+        return False
+    callee = producer(step.operands[0])
+    owner = producer(callee.operands[0])
+    return made is not None or qualname.startswith("torch.optim.") or \
+        owner is not None and string_attr(owner, "harp.kind") == "optimizer" or \
+        any(autograd.optimizer_made(v) is not None for v in list(step.operands)[1:])
+
+
+def _touches(op, key, depth: int):
+    """How the single operation `op` (not what it nests) treats module `key`'s
+    gradients: clears them (`opt.zero_grad()` of an optimizer that holds them, or the
+    module's own), uses them (a step of an optimizer that may hold them, a `.grad` read, a
+    gradient clip or unscale), or, for a call of the program's function, what its body
+    does first."""
+    if op.name == "host.getattr" and string_attr(op, "attr") == "grad":
+        return "used", None
+    if op.name != "host.call":
+        return "", None
+    method, qualname = string_attr(op, "method"), string_attr(op, "qualname")
+    if "clip_grad" in qualname or method in ("unscale_", "clip_grad_norm_"):
+        return "used", None
+    callee = producer(op.operands[0])
+    receiver = callee.operands[0] if callee is not None and \
+        callee.name == "host.getattr" else None
+    if method in ("zero_grad", "step") and receiver is not None:
+        made = autograd.optimizer_made(receiver)
+        held = autograd.held_by(made) if made is not None else None
+        holds = held is not None and autograd.trains(key, held)
+        if method == "zero_grad" and (holds or autograd.module_key(receiver) == key):
+            return "cleared", op
+        if method == "step" and (holds or held is None and _may_step_gradients(op, made)):
+            return "used", None
+        return "", None
+    func = called_function(op)
+    if func is not None and depth < 2:
+        body = func.regions[0].blocks[0]
+        return _fate(list(body.operations), key, depth + 1)
+    return "", None
+
+
 def fix_unused_weight_gradients(module, positions, hint):
     """`MODULE.requires_grad_(False)` before the outermost loop of the function that runs
     the forward: the module's weights stop taking gradients; every input's gradient is
@@ -262,6 +416,8 @@ def fix_unused_weight_gradients(module, positions, hint):
     reads, or that an optimizer the loop steps holds (`SGD([image])`, `image` passed in)."""
     call = node_at(positions, hint.span, cst.Call)
     parents = syntax.parents(module)
+    if any(a.kind == "inputs-gradient-free" for a in hint.assumptions):
+        return _detach(module, call, parents)
     base = call.func
     while isinstance(base, cst.Attribute):
         base = base.value
@@ -285,6 +441,18 @@ def fix_unused_weight_gradients(module, positions, hint):
     freeze = freeze.with_changes(leading_lines=stmt.leading_lines)
     return module.deep_replace(stmt, cst.FlattenSentinel(
         [freeze, stmt.with_changes(leading_lines=[])]))
+
+
+def _detach(module, call, parents):
+    """`G_ = self.G(z_)` becomes `G_ = self.G(z_).detach()`: what the name holds is the
+    same tensor without its history, so the one backward it reaches stops at it. The hint
+    has proved the rest: its inputs carry no gradient, so nothing but the module's
+    weight gradients, which are cleared before use, is lost."""
+    statement = parents.get(call)
+    if not (isinstance(statement, cst.Assign) and statement.value is call):
+        raise Decline("the forward is not the whole value of an assignment")
+    detached = cst.Call(func=cst.Attribute(value=call, attr=cst.Name("detach")))
+    return module.deep_replace(call, detached)
 
 
 def _grad_read(loop) -> set[str]:
@@ -314,19 +482,25 @@ def _optimized_names(module, loop, parents) -> set[str]:
 
 RULE = Rule(
     flag="harp-unused-weight-gradients",
-    summary="Find backward passes through a model nothing trains (HARP304)",
+    summary="Find backward passes through a model whose weight gradients nothing uses "
+            "(HARP304)",
     run=run,
     hint=HintSpec(
         id=HINT,
         name="unused-weight-gradients",
-        finds="a backward pass, on every step of a loop, through a PyTorch module that no "
-              "optimizer holds and whose weight gradients nothing reads (an input or a "
-              "generator optimised through a fixed network)",
+        finds="a backward pass, on every step of a loop, through a PyTorch module whose "
+              "weight gradients nothing uses: a module no optimizer holds and whose gradients "
+              "nothing reads (an input or a generator optimised through a fixed network), or "
+              "a trained module whose gradients from this backward are cleared "
+              "(`zero_grad()`) before any step uses them (a GAN's discriminator step run "
+              "back through the generator)",
         why="backward computes and accumulates a gradient for every weight of the module: "
             "for convolutions and linear layers about as much work as the input's gradient, "
-            "and memory for a copy of the weights, all unused",
+            "and memory for a copy of the weights, all unused; through a trained generator, "
+            "the whole backward pass through it is wasted",
         refactoring="turn the module's gradients off once before the loop "
-                    "(`model.requires_grad_(False)`)",
+                    "(`model.requires_grad_(False)`); detach a trained module's output where "
+                    "the backward that wastes them takes it (`fake = G(z).detach()`)",
         before="net = models.vgg16(pretrained=True)\n"
                "for i in range(steps):\n"
                "    loss = -net(image)[0, c]\n"
@@ -337,16 +511,20 @@ RULE = Rule(
               "    loss = -net(image)[0, c]\n"
               "    loss.backward()\n"
               "    opt.step()\n",
-        assumptions=("weights-unused", "loop-runs", "hot-loop", "every-iteration"),
+        assumptions=("weights-unused", "inputs-gradient-free", "loop-runs", "hot-loop",
+                     "every-iteration"),
     ),
     fix=Fix(
         apply=fix_unused_weight_gradients,
-        summary="safe when the loop optimises an input of the forward, else unsafe",
+        summary="safe when the loop optimises an input of the forward, else unsafe; for a "
+                "trained module whose gradients are cleared, safe",
         rewrite="`MODULE.requires_grad_(False)` before the outermost loop of the function "
                 "that runs the forward (safe when an argument of the forward is a tensor "
                 "whose `.grad` the loop reads or that an optimizer the loop steps holds; "
                 "otherwise `--unsafe-fixes`: the backward could be left with nothing that "
-                "wants a gradient)",
-        declines="the module is not a name or an attribute of one, or the loop rebinds it",
+                "wants a gradient); a trained module's forward whose gradients are cleared "
+                "before use gets `.detach()` on its output (`G_ = self.G(z_).detach()`)",
+        declines="the module is not a name or an attribute of one, or the loop rebinds it; "
+                 "the forward is not the whole value of an assignment",
     ),
 )

@@ -29,7 +29,7 @@ from harp_ir.frontend.names import (
     Scope,
     V,
     arith_fact,
-    attributes_assigned_once,
+    attribute_assignments,
     dotted_name,
     element_fact,
     merge_facts,
@@ -648,7 +648,7 @@ class Lowerer:
                      {"sym_name": s(stmt.name.value)}, regions=1)
         framework = next((b.fact.framework for b in bases
                           if b.fact.qualname in MODULE_BASES or b.fact.kind == "class"), "")
-        scope = Scope("class", assigned_once=attributes_assigned_once(stmt))
+        scope = Scope("class", assigned=attribute_assignments(stmt))
         if framework:
             scope.facts["__harp_module_class__"] = Fact("class", framework)
         self.scopes.append(scope)
@@ -745,16 +745,31 @@ class Lowerer:
         return owner.attributes.get(node.attr.value) if owner is not None else None
 
     def note_attribute(self, target: cst.Attribute, fact: Fact) -> None:
-        """Record the fact of `self.x = value` when the class assigns `self.x` only here."""
+        """Record the fact of `self.x = value` when the class assigns `self.x` only here,
+        or, once every place that assigns it is lowered, the kind they all share
+        (`self.loss = nn.BCELoss().cuda()` on one branch, `nn.BCELoss()` on the other)."""
         owner = self.self_owner(target)
         attr = target.attr.value
-        if owner is None or attr not in owner.assigned_once or fact.kind == "unknown":
+        places = owner.assigned.get(attr, 0) if owner is not None else 0
+        if not places:
             return
         line = self.positions[target].start.line if target in self.positions else 0
-        owner.attributes[attr] = replace(
-            fact, status="speculated",
-            reason=f"`self.{attr}` is assigned once in the class (line {line}): "
-                   f"{fact.reason or 'a ' + fact.kind}")
+        if places == 1:
+            if fact.kind != "unknown":
+                owner.attributes[attr] = replace(
+                    fact, status="speculated",
+                    reason=f"`self.{attr}` is assigned once in the class (line {line}): "
+                           f"{fact.reason or 'a ' + fact.kind}")
+            return
+        seen = owner.assigned_so_far.setdefault(attr, [])
+        seen.append(fact)
+        shared = {(f.kind, f.framework) for f in seen}
+        if len(seen) == places and len(shared) == 1 and fact.kind != "unknown":
+            owner.attributes[attr] = Fact(
+                fact.kind, fact.framework, status="speculated",
+                reason=f"`self.{attr}` is assigned in {places} places in the class, each "
+                       f"{'an' if fact.kind[0] in 'aeiou' else 'a'} {fact.kind} "
+                       f"(the last at line {line})")
 
     def expr_Attribute(self, node):
         obj = self.expr(node.value)

@@ -37,21 +37,33 @@ class Scope:
     facts: dict[str, Fact] = field(default_factory=dict)
     declared: dict[str, str] = field(default_factory=dict)  # name -> "global"/"nonlocal"
     returns: list[Fact] = field(default_factory=list)  # facts of the values returned
-    #: a class: the attributes `self.x` its methods assign in one place only, and the
-    #: facts of those assigned so far (`self.linear = nn.Linear(...)` in `__init__`)
-    assigned_once: frozenset[str] = frozenset()
+    #: a class: in how many places its methods assign each attribute `self.x`, the facts
+    #: of those lowered so far, and the fact every one of them shares once all are
+    #: (`self.linear = nn.Linear(...)` in `__init__`)
+    assigned: dict[str, int] = field(default_factory=dict)  # see attribute_assignments
+    assigned_so_far: dict[str, list[Fact]] = field(default_factory=dict)
     attributes: dict[str, Fact] = field(default_factory=dict)
     #: a method: the name of its first parameter (`self`) and its class's scope
     self_name: str = ""
     owner: Scope | None = None
 
 
+#: the weight of a binding that is no one value (`+=`, `del`, a loop target)
+_NOT_ONE_VALUE = 1 << 20
+
+
 def attributes_assigned_once(cls: cst.ClassDef) -> frozenset[str]:
-    """The attributes `self.x` that the methods of `cls` assign in exactly one place (an
-    assignment, or a loop or `with` target; `+=`, `del self.x` and `setattr(self, ...)`
-    count as more): a fact of that one value holds wherever the class's methods read
-    `self.x` after it. Only statements are visited (an attribute cannot be bound inside
-    an expression), which keeps this cheap next to the lowering."""
+    """The attributes `self.x` that the methods of `cls` assign in exactly one place."""
+    return frozenset(name for name, n in attribute_assignments(cls).items() if n == 1)
+
+
+def attribute_assignments(cls: cst.ClassDef) -> dict[str, int]:
+    """For each attribute `self.x` that the methods of `cls` bind only by assignment (or a
+    `with` target), in how many places (`+=`, `del self.x`, a loop target and
+    `setattr(self, ...)` bind it to no one value: such attributes are left out). A fact
+    every one of those values shares holds wherever the class's methods read `self.x`
+    after them. Only statements are visited (an attribute cannot be bound inside an
+    expression), which keeps this cheap next to the lowering."""
     counts: dict[str, int] = {}
 
     def count(target, self_name: str, weight: int = 1) -> None:
@@ -72,10 +84,10 @@ def attributes_assigned_once(cls: cst.ClassDef) -> frozenset[str]:
             elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None:
                 count(stmt.target, self_name)
             elif isinstance(stmt, (cst.AugAssign, cst.Del)):
-                count(stmt.target, self_name, 2)  # never one value
+                count(stmt.target, self_name, _NOT_ONE_VALUE)
             elif isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call) and \
                     dotted_name(stmt.value.func) == "setattr":
-                counts["*"] = 2  # a computed name: any attribute may be rebound
+                counts["*"] = _NOT_ONE_VALUE  # a computed name: any attribute may be rebound
 
     def block(suite, self_name: str) -> None:
         if isinstance(suite, cst.SimpleStatementSuite):  # `if c: self.a = 1`
@@ -89,13 +101,13 @@ def attributes_assigned_once(cls: cst.ClassDef) -> frozenset[str]:
                 small(stmt.body, self_name)
                 continue
             if isinstance(stmt, cst.For):
-                count(stmt.target, self_name, 2)
+                count(stmt.target, self_name, _NOT_ONE_VALUE)
             elif isinstance(stmt, cst.With):
                 for item in stmt.items:
                     if item.asname is not None:
                         count(item.asname.name, self_name)
             elif isinstance(stmt, cst.Match):
-                counts["*"] = 2  # patterns can bind attributes: assume nothing
+                counts["*"] = _NOT_ONE_VALUE  # patterns can bind attributes: assume nothing
             block(getattr(stmt, "body", None), self_name)
             orelse = getattr(stmt, "orelse", None)
             if isinstance(orelse, cst.If):
@@ -114,8 +126,8 @@ def attributes_assigned_once(cls: cst.ClassDef) -> frozenset[str]:
                 for d in stmt.decorators):
             visit(stmt.body.body, stmt.params.params[0].name.value)
     if counts.get("*"):
-        return frozenset()
-    return frozenset(name for name, n in counts.items() if n == 1)
+        return {}
+    return {name: n for name, n in counts.items() if n < _NOT_ONE_VALUE}
 
 
 def dotted_name(node) -> str:

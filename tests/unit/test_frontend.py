@@ -178,13 +178,32 @@ def test_self_attribute_assigned_once_carries_its_fact(ctx):
     kinds = {string_attr(o, "attr"): string_attr(o, "harp.kind")
              for o in ops(src, "host.getattr")}
     assert kinds["linear"] == "module"
-    assert kinds["other"] == ""  # assigned in two places: nothing is assumed
+    assert kinds["other"] == ""  # assigned a module and None: nothing is assumed
+
+
+def test_self_attribute_assigned_alike_on_every_branch_carries_the_shared_kind(ctx):
+    src = ("import torch\n"
+           "class GAN:\n"
+           "    def __init__(self, gpu):\n"
+           "        if gpu:\n"
+           "            self.loss = torch.nn.BCELoss().cuda()\n"
+           "            self.mixed = torch.nn.Linear(2, 2)\n"
+           "        else:\n"
+           "            self.loss = torch.nn.BCELoss()\n"
+           "            self.mixed = 0\n"
+           "    def step(self, x, y):\n"
+           "        return self.loss(x, y), self.mixed\n")
+    getattrs = [o for o in ops(src, "host.getattr") if string_attr(o, "attr") in ("loss", "mixed")]
+    read = {string_attr(o, "attr"): o for o in getattrs}  # the last: the read in `step`
+    assert string_attr(read["loss"], "harp.kind") == "module"
+    assert "assigned in 2 places" in string_attr(read["loss"], "harp.kind_reason")
+    assert string_attr(read["mixed"], "harp.kind") == ""
 
 
 def test_attributes_assigned_once_counts_every_binding_statement(ctx):
     import libcst as cst
 
-    from harp_ir.frontend.names import attributes_assigned_once
+    from harp_ir.frontend.names import attribute_assignments, attributes_assigned_once
     src = ("class A:\n"
            "    def __init__(self, x):\n"
            "        self.a = 1\n"
@@ -205,6 +224,8 @@ def test_attributes_assigned_once_counts_every_binding_statement(ctx):
            "        x.z = 1\n")
     found = attributes_assigned_once(cst.parse_module(src).body[0])
     assert found == {"a", "a2", "b", "b2", "c", "c2", "d", "g", "i"}
+    counted = attribute_assignments(cst.parse_module(src).body[0])
+    assert counted["e"] == counted["f"] == 2 and "h" not in counted and "j" not in counted
     with_setattr = src.replace("self.a = 1", "setattr(self, name, 1)")
     assert attributes_assigned_once(cst.parse_module(with_setattr).body[0]) == frozenset()
 
