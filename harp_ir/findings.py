@@ -61,6 +61,8 @@ ASSUMPTIONS: dict[str, str] = {
     "weights-unused": "a module's weight gradients are used by nothing: no optimizer, no "
                       "reader, no code harp cannot see",
     "inputs-gradient-free": "a forward's inputs carry no gradient towards a trained parameter",
+    "only-wait": "a sync is the loop's only wait for the device in an iteration (no blocking "
+                 "copy of a host tensor to the device beside it)",
 }
 RISKS = ("low", "medium", "high")
 STATUSES = ("proved", "speculated", "confirmed", "denied")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from harp_ir import callgraph
+from harp_ir import callgraph, device
 from harp_ir.analysis import (
     Assumption,
     accelerator,
@@ -45,6 +45,7 @@ from harp_ir.analysis import (
     record_hint,
     runs_inner_loop,
     same_op,
+    span,
     string_attr,
     value_uses,
     walk,
@@ -187,7 +188,43 @@ def run(module, pass_=None) -> None:
                 "accumulated-only", subject, "high", "speculated",
                 f"`{subject}` is copied to the host on each iteration anyway, by another "
                 f"sync the loop needs"))
+        waits = _waits_anyway(op, loop)
+        if waits is not None:
+            assumptions.append(waits)
         record_hint(op, HINT, _message(op, loop, phrase, logging), assumptions)
+
+
+def _waits_anyway(op, loop) -> Assumption | None:
+    """The high-risk speculation that removing the sync gains something, when every
+    iteration of `loop` waits for the device elsewhere anyway: at a blocking copy of a
+    host tensor to the device (a copy from pageable memory waits for the work queued
+    before it), or at another sync whose value the host needs there (a branch, an index,
+    a print)."""
+    copy = device.blocking_copy(loop)
+    if copy is not None:
+        what = f"`{string_attr(copy, 'harp.receiver') or 'the batch'}." \
+               f"{string_attr(copy, 'method')}(...)`"
+        why = ("a copy from pageable host memory waits for the work queued before it; "
+               "pinned memory (`pin_memory=True`) and `non_blocking=True` would remove both "
+               "waits")
+    else:
+        copy = device.in_every_iteration(loop, lambda o: not same_op(o, op) and _needed(o))
+        if copy is None:
+            return None
+        what, why = _what(copy), "the host needs that value there"
+    where = span(copy.location)
+    return Assumption(
+        "only-wait", describe_loop(loop), "high", "speculated",
+        f"each iteration already waits for the device at {what}"
+        f"{f' (line {where.line})' if where else ''}, so this sync alone adds little: {why}")
+
+
+def _needed(op) -> bool:
+    """A sync whose value the host uses where it is made (a branch, an index, a call, a
+    print): it stays whatever else is fixed."""
+    if not _is_sync(op) or _no_wait(op) or op.name != "host.call":
+        return False
+    return bool(value_uses(op.result, enclosing_scope(op)) & {"host", "output"})
 
 
 def _per_step(loop):
@@ -415,7 +452,7 @@ RULE = Rule(
               "    total += loss.detach()\n"
               "total = total.item()\n",
         assumptions=("tensor", "loop-runs", "hot-loop", "accelerator", "every-iteration",
-                     "logging-cost", "accumulated-only"),
+                     "logging-cost", "accumulated-only", "only-wait"),
     ),
     fix=Fix(
         apply=fix_host_sync,

@@ -24,7 +24,7 @@ loss_fn = nn.MSELoss()
 
 
 def train_step(x, y):
-    x, y = x.to(device), y.to(device)
+    x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
     opt.zero_grad()
     loss = loss_fn(model(x), y)
     loss.backward()

@@ -1,0 +1,157 @@
+"""Where the host waits for the device: tensors in host memory, and the copies of them to
+the device that block.
+
+A copy from pageable host memory to a CUDA device (`x.cuda()`, `x.to(device)` without
+`non_blocking=True`) is synchronous for the host: CUDA first waits for the work already
+queued on the stream. A loop that copies its batch that way on every iteration therefore
+waits for the device once per iteration whatever else it does, and a `.item()` beside it
+adds little: the rules that count waits ask these questions instead of their own patterns.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from harp_ir.analysis import (
+    call_arguments,
+    called_function,
+    constant_value,
+    enclosing_loop,
+    frequency,
+    on_cpu,
+    passed_arguments,
+    producer,
+    reaching_store,
+    receiver,
+    same_op,
+    string_attr,
+    walk,
+)
+
+#: calls that wrap host data as a tensor in host memory (their first argument a NumPy
+#: array, a list, or a tensor already on the host)
+_HOST_WRAPPERS = frozenset({
+    "torch.from_numpy", "torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor",
+    "torch.LongTensor", "torch.IntTensor", "torch.ByteTensor", "torch.BoolTensor",
+    "torch.HalfTensor"})
+_VARIABLE = ("torch.autograd.Variable", "torch.autograd.variable.Variable")
+#: the methods that copy a tensor to a device
+_COPIES = ("cuda", "to")
+#: their keyword for an asynchronous copy: `non_blocking`, PyTorch 0.3's `async` (which
+#: the frontend reads as `asyn_` in code valid only before Python 3.7)
+_NON_BLOCKING = ("non_blocking", "async", "asyn_")
+#: `torch.<dtype>`: `.to(torch.float32)` converts on the host, it copies nothing
+_DTYPES = frozenset(f"torch.{n}" for n in (
+    "float", "float32", "float64", "double", "half", "float16", "bfloat16", "int", "int32",
+    "int64", "long", "int16", "short", "int8", "uint8", "bool", "complex64"))
+
+
+def host_tensor(value: ir.Value, depth: int = 0) -> bool:
+    """Whether `value` is a tensor in host memory: a CPU factory's (`torch.zeros(n)`), a
+    batch a data loader yields or a field of it, host data wrapped as a tensor
+    (`torch.from_numpy(a)`, `torch.FloatTensor(a)`), `Variable(x)` or a view or pure
+    method of one, a local that straight-line code binds to one, or a parameter every
+    caller passes one for."""
+    if on_cpu(value) or _loader_batch(value):
+        return True
+    op = producer(value)
+    if op is None or depth > 4:
+        return False
+    if op.name == "host.unpack":  # `img, label = data` of a batch
+        return host_tensor(op.operands[0], depth + 1)
+    if op.name == "host.load":
+        passed = passed_arguments(value)  # a parameter: what every caller passes
+        if passed:
+            return all(host_tensor(argument, depth + 1) for argument, _ in passed)
+        store = reaching_store(op)
+        return store is not None and host_tensor(store.operands[0], depth + 1)
+    if op.name != "host.call":
+        return False
+    qualname = string_attr(op, "qualname")
+    arguments = [v for k, v in call_arguments(op) if not k]
+    if qualname in _HOST_WRAPPERS:
+        return True
+    of = receiver(op)
+    if of is not None and string_attr(op, "effect") in ("pure", "view") and \
+            string_attr(op, "method") not in _COPIES:
+        return host_tensor(of, depth + 1)  # `img.view(n, -1)`, `x.float()` stay on the host
+    return qualname in _VARIABLE and bool(arguments) and host_tensor(arguments[0], depth + 1)
+
+
+def _loader_batch(value: ir.Value) -> bool:
+    """Whether `value` is a batch a `for` loop takes from a data loader, or part of one
+    (`data` in `for i, data in enumerate(loader)`, `x` in `for x, y in loader`): the
+    loader collates it in host memory."""
+    from harp_ir import callgraph
+
+    places = []
+    while (op := producer(value)) is not None and op.name == "host.unpack":
+        places.append(value.result_number)
+        value = op.operands[0]
+    block = value.owner
+    loop = block.owner if isinstance(block, ir.Block) else None
+    if loop is None or loop.name != "host.for" or not callgraph.over_data(loop):
+        return False
+    made = producer(loop.operands[0])
+    if made is not None and string_attr(made, "qualname") == "builtins.enumerate":
+        return bool(places) and places[-1] == 1  # (index, batch)
+    return True
+
+
+def blocking_copy(loop: ir.Operation, depth: int = 2) -> ir.Operation | None:
+    """A copy of a host tensor to the device that `loop` makes on (nearly) every iteration
+    without `non_blocking=True` (`x_.cuda()` of its batch), in its body or in a function of
+    the program it calls (`depth` calls deep, outside that function's loops): the
+    iteration waits there for the device's queued work. None when it makes none."""
+    return in_every_iteration(loop, _blocking_copy_of_host_tensor, depth)
+
+
+def in_every_iteration(loop: ir.Operation, accept, depth: int = 2) -> ir.Operation | None:
+    """The first call that `accept` takes among those `loop` runs on (nearly) every
+    iteration: in its body, not under a periodic guard or an inner loop, or in a function
+    of the program such a call runs (`depth` calls deep, on every call of it)."""
+    return _first(loop, lambda op: same_op(enclosing_loop(op), loop) and
+                  frequency(op, loop).kind in ("always", "conditional"), accept, depth)
+
+
+def _first(region_op: ir.Operation, every_time, accept, depth: int) -> ir.Operation | None:
+    for op in walk(region_op):
+        if op.name != "host.call" or not every_time(op):
+            continue
+        func = called_function(op) if depth > 0 else None
+        if func is not None:
+            found = _first(func, lambda o, f=func: _outside_loops(o, f), accept, depth - 1)
+            if found is not None:
+                return found
+        if accept(op):
+            return op
+    return None
+
+
+def _outside_loops(op: ir.Operation, func: ir.Operation) -> bool:
+    """Whether `op` runs on every call of `func`: no loop of `func` holds it, and no
+    branch (a first-call set-up, a periodic guard) guards it."""
+    parent = op.parent
+    while parent is not None and not same_op(parent, func):
+        if parent.name in ("host.for", "host.while", "host.if", "host.try"):
+            return False
+        parent = parent.parent
+    return True
+
+
+def _blocking_copy_of_host_tensor(op: ir.Operation) -> bool:
+    """`x.cuda()` or `x.to(device)` of a host tensor, without `non_blocking=True` (a
+    helper's parameter has no kind of its own: that its callers pass host tensors is the
+    proof that the call is the tensor's method)."""
+    if string_attr(op, "method") not in _COPIES or \
+            string_attr(op, "effect") not in ("transfer", "unknown"):
+        return False
+    arguments = call_arguments(op)
+    if any(k in _NON_BLOCKING and constant_value(v) is not False for k, v in arguments):
+        return False
+    target = next((v for k, v in arguments if k in ("", "device", "dtype")), None)
+    made = producer(target) if target is not None else None
+    if made is not None and string_attr(made, "qualname") in _DTYPES:
+        return False  # a dtype conversion on the host
+    copied = receiver(op)
+    return copied is not None and host_tensor(copied)

@@ -1,0 +1,113 @@
+# RUN: %check-hints %s
+# RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck --check-prefix=AGGRESSIVE %s
+# A copy of a host tensor to the device without `non_blocking=True` waits for the work
+# queued before it: a loop that makes one on every iteration waits for the device once an
+# iteration anyway, and a `loss.item()` beside it adds little (aggressive level only).
+# Positives: the copies are asynchronous, the loop copies nothing, the conversion is a dtype
+# change on the host. Near misses: the loader's batch copied in the
+# loop, in a helper the loop calls, a CPU-made draw copied with `.cuda()`, a `Variable`,
+# another sync in a helper whose value the host needs.
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:36: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:49: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:59: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:68: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:112: unexpected HARP201
+# (and the loaders without workers, HARP501, and the per-step draw, HARP205)
+import torch
+from torch import nn
+from torch.autograd import Variable
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = TensorDataset(torch.randn(32, 4), torch.randn(32, 1))
+loader = DataLoader(data, batch_size=8, pin_memory=True)
+pinned = DataLoader(data, batch_size=8, pin_memory=True)
+loss_fn = nn.MSELoss()
+
+total = 0.0
+for x, y in loader:  # the batch's blocking copy: near miss
+    x, y = x.to(device), y.to(device)
+    opt.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    total += loss.item()
+
+
+def train_step(x, y):
+    x, y = x.cuda(), y.cuda()
+    opt.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    return loss
+
+
+for x, y in loader:  # the copy in the helper the loop calls: near miss
+    total += train_step(x, y).item()
+
+for step in range(100):  # a fresh CPU draw copied each step: near miss
+    z = torch.rand(8, 4)
+    if torch.cuda.is_available():
+        z = z.cuda()
+    opt.zero_grad()
+    loss = model(z).pow(2).mean()
+    loss.backward()
+    opt.step()
+    total += loss.item()
+
+for images, labels in loader:  # `Variable(images).cuda()`: near miss
+    images = Variable(images).cuda()
+    labels = Variable(labels).cuda()
+    opt.zero_grad()
+    loss = loss_fn(model(images), labels)
+    loss.backward()
+    opt.step()
+    total += loss.item()
+
+for x, y in pinned:
+    x = x.to(device, non_blocking=True)
+    y = y.to(device, non_blocking=True)
+    opt.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    total += loss.item()  # expected-hint HARP201
+
+features = torch.randn(32, 4, device=device)
+for step in range(100):  # no copy at all: the sync is the only wait
+    opt.zero_grad()
+    loss = model(features).pow(2).mean()
+    loss.backward()
+    opt.step()
+    total += loss.item()  # expected-hint HARP201
+
+for x, y in loader:
+    x = x.to(torch.float32)  # a dtype conversion on the host, then an asynchronous copy
+    x = x.to(device, non_blocking=True)
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+    total += loss.item()  # expected-hint HARP201
+
+
+def count_correct(out, y):
+    n_correct = (out.round() == y).sum().item()  # the host needs it: the words it counts
+    return n_correct
+
+
+words = 0
+for x, y in pinned:  # another sync the host needs, in a helper: near miss
+    x = x.to(device, non_blocking=True)
+    y = y.to(device, non_blocking=True)
+    opt.zero_grad()
+    out = model(x)
+    loss = loss_fn(out, y)
+    loss.backward()
+    opt.step()
+    words += count_correct(out, y) + 1
+    total += loss.item()
+print(total, words)
