@@ -115,6 +115,8 @@ def in_every_iteration(loop: ir.Operation, accept, depth: int = 2) -> ir.Operati
 
 
 def _first(region_op: ir.Operation, every_time, accept, depth: int) -> ir.Operation | None:
+    """The first call in `region_op` that runs each time (`every_time`) and that `accept`
+    takes, looking into the program's functions such calls run first."""
     for op in walk(region_op):
         if op.name != "host.call" or not every_time(op):
             continue
