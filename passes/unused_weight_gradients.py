@@ -376,6 +376,22 @@ def _may_step_gradients(step, made) -> bool:
         any(autograd.optimizer_made(v) is not None for v in list(step.operands)[1:])
 
 
+def _handed(call, key) -> bool:
+    """Whether `call` is handed the module `key`, its parameters or an optimizer that may
+    hold them (`logger.log_gradients(G)`, `watch(G)`)."""
+    for value in list(call.operands)[1:]:
+        source = producer(value)
+        if source is not None and source.name == "host.call" and \
+                string_attr(source, "method") in ("parameters", "named_parameters"):
+            value = producer(source.operands[0]).operands[0]  # `G.parameters()`: `G`
+        made = autograd.optimizer_made(value)
+        held = autograd.held_by(made) if made is not None else set()
+        if autograd.module_key(value) == key or held is None or \
+                autograd.trains(key, held):
+            return True
+    return False
+
+
 def _touches(op, key, depth: int):
     """How the single operation `op` (not what it nests) treats module `key`'s
     gradients: clears them (`opt.zero_grad()` of an optimizer that holds them, or the
@@ -389,6 +405,8 @@ def _touches(op, key, depth: int):
     method, qualname = string_attr(op, "method"), string_attr(op, "qualname")
     if "clip_grad" in qualname or method in ("unscale_", "clip_grad_norm_"):
         return "used", None
+    if called_function(op) is None and _handed(op, key):
+        return "used", None  # code harp cannot see may read the gradients
     callee = producer(op.operands[0])
     receiver = callee.operands[0] if callee is not None and \
         callee.name == "host.getattr" else None

@@ -6,7 +6,8 @@
 # `zero_grad()` then throws those gradients away. Positives: a trainer class, a script
 # whose `reset_grad()` helper clears both optimizers. Near misses: the generated batch
 # reused for the generator's loss (it reaches two backwards), already detached, the
-# generator's optimizer stepping first, its gradients read or clipped first, a clear on
+# generator's optimizer stepping first, its gradients read or clipped first, or the
+# generator handed to code harp cannot see first, a clear on
 # one path only, a latent that is itself optimised (its input carries a gradient), an
 # input from code harp does not prove gradient-free, a DDPG critic fed the actor's
 # action, a forward outside any loop.
@@ -112,6 +113,17 @@ def read_first(loader):
         g_optimizer.zero_grad()
 
 
+def handed_away(loader, logger):
+    for x in loader:
+        fake = G(torch.randn(16, 4))  # code harp cannot see is handed the generator: near miss
+        loss = BCE(D(fake), torch.zeros(16, 1))
+        d_optimizer.zero_grad()
+        loss.backward()
+        d_optimizer.step()
+        logger.log_gradients(G)
+        g_optimizer.zero_grad()
+
+
 def one_path(loader, n_critic):
     for i, x in enumerate(loader):
         fake = G(torch.randn(16, 4))  # cleared on one path only: near miss
@@ -174,6 +186,7 @@ sampled([torch.randn(16, 8) for _ in range(100)], "normal")
 for f in (reused, detached, stepped_first, read_first, latent_search):
     f([torch.randn(16, 8) for _ in range(100)])
 one_path([torch.randn(16, 8) for _ in range(100)], 5)
+handed_away([torch.randn(16, 8) for _ in range(100)], print)
 
 once = G(torch.randn(16, 4))  # no loop: near miss
 BCE(D(once), torch.zeros(16, 1)).backward()
