@@ -548,6 +548,15 @@ def _batch_field(value: ir.Value) -> bool:
     """Whether `value` is a field of a batch a `for` loop takes from a data loader (`x` in
     `for x, y in loader` or `for i, (x, y) in enumerate(loader)`): the default collate
     makes tensors of arrays, tensors and numbers."""
+    found = loader_batch_place(value)
+    return found is not None and len(found) >= 1
+
+
+def loader_batch_place(value: ir.Value) -> list[int] | None:
+    """Where `value` sits in a batch a `for` loop takes from a data loader: the places of
+    the unpacks from the value outwards (`[]` for the whole batch, `[0]` for `x` in
+    `for x, y in loader`), `enumerate`'s (index, batch) pair left out; None when it is not
+    part of such a batch (`i` of `enumerate` is not)."""
     from harp_ir import callgraph
 
     places = []
@@ -556,14 +565,15 @@ def _batch_field(value: ir.Value) -> bool:
         value = op.operands[0]
     block = value.owner
     loop = block.owner if isinstance(block, ir.Block) else None
-    if not places or loop is None or loop.name != "host.for" or \
-            not callgraph.over_data(loop):
-        return False
+    if loop is None or loop.name != "host.for" or not callgraph.over_data(loop):
+        return None
     made = producer(loop.operands[0])
     if made is not None and made.name == "host.call" and \
             string_attr(made, "qualname") == "builtins.enumerate":
-        return len(places) >= 2 and places[-1] == 1  # (index, batch): the batch's fields
-    return True
+        if not places or places[-1] != 1:
+            return None  # the index, or the (index, batch) pair itself
+        places = places[:-1]
+    return places
 
 
 #: calls that read a tensor's value on the host (a wait on the device)

@@ -324,25 +324,17 @@ def held_by(construction: ir.Operation) -> set[tuple] | None:
 
 
 def optimizer_made(value: ir.Value, depth: int = 0) -> ir.Operation | None:
-    """The construction of the optimizer `value` is: the call itself, a name bound once
-    to it, or `self.opt` that its class stores once; None when the code does not say."""
-    op = producer(value)
+    """The construction of the optimizer `value` is: the call itself, or what a name or
+    `self.opt` bound in one place holds (`analysis.made_once`), followed through aliases;
+    None when the code does not say."""
+    op = analysis.made_once(value)
     if op is None or depth > 4:
         return None
     if op.name == "host.call" and string_attr(op, "harp.kind") == "optimizer" and \
             string_attr(op, "effect") == "construct":
         return op
-    if op.name == "host.getattr":
-        cls = analysis.self_class(op.operands[0])
-        stores = analysis._attribute_stores(cls).get(string_attr(op, "attr"), []) \
-            if cls is not None else []
-        return optimizer_made(stores[0].operands[1], depth + 1) if len(stores) == 1 else None
-    if op.name == "host.load":
-        for scope in analysis.binding_scopes(op):
-            made = analysis.definition(value, scope)
-            if made is not None and made.name != "host.load":
-                return optimizer_made(made.result, depth + 1) if len(made.results) == 1 \
-                    else None
+    if op.name in ("host.load", "host.getattr") and not same_op(op, producer(value)):
+        return optimizer_made(op.result, depth + 1)  # `opt = self.opt`
     return None
 
 

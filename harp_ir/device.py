@@ -18,8 +18,10 @@ from harp_ir.analysis import (
     constant_value,
     enclosing_loop,
     frequency,
+    loader_batch_place,
     on_cpu,
     passed_arguments,
+    per_run,
     producer,
     reaching_store,
     receiver,
@@ -52,7 +54,7 @@ def host_tensor(value: ir.Value, depth: int = 0) -> bool:
     (`torch.from_numpy(a)`, `torch.FloatTensor(a)`), `Variable(x)` or a view or pure
     method of one, a local that straight-line code binds to one, or a parameter every
     caller passes one for."""
-    if on_cpu(value) or _loader_batch(value):
+    if on_cpu(value) or loader_batch_place(value) is not None:
         return True
     op = producer(value)
     if op is None or depth > 4:
@@ -78,26 +80,7 @@ def host_tensor(value: ir.Value, depth: int = 0) -> bool:
     return qualname in _VARIABLE and bool(arguments) and host_tensor(arguments[0], depth + 1)
 
 
-def _loader_batch(value: ir.Value) -> bool:
-    """Whether `value` is a batch a `for` loop takes from a data loader, or part of one
-    (`data` in `for i, data in enumerate(loader)`, `x` in `for x, y in loader`): the
-    loader collates it in host memory."""
-    from harp_ir import callgraph
-
-    places = []
-    while (op := producer(value)) is not None and op.name == "host.unpack":
-        places.append(value.result_number)
-        value = op.operands[0]
-    block = value.owner
-    loop = block.owner if isinstance(block, ir.Block) else None
-    if loop is None or loop.name != "host.for" or not callgraph.over_data(loop):
-        return False
-    made = producer(loop.operands[0])
-    if made is not None and string_attr(made, "qualname") == "builtins.enumerate":
-        return bool(places) and places[-1] == 1  # (index, batch)
-    return True
-
-
+@per_run()
 def blocking_copy(loop: ir.Operation, depth: int = 2) -> ir.Operation | None:
     """A copy of a host tensor to the device that `loop` makes on (nearly) every iteration
     without `non_blocking=True` (`x_.cuda()` of its batch), in its body or in a function of

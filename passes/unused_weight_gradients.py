@@ -35,6 +35,7 @@ from harp_ir.analysis import (
     host_module,
     loops_around,
     producer,
+    receiver,
     record_hint,
     same_op,
     span,
@@ -405,21 +406,19 @@ def _touches(op, key, depth: int):
     method, qualname = string_attr(op, "method"), string_attr(op, "qualname")
     if "clip_grad" in qualname or method in ("unscale_", "clip_grad_norm_"):
         return "used", None
-    if called_function(op) is None and _handed(op, key):
+    func = called_function(op)
+    if func is None and _handed(op, key):
         return "used", None  # code harp cannot see may read the gradients
-    callee = producer(op.operands[0])
-    receiver = callee.operands[0] if callee is not None and \
-        callee.name == "host.getattr" else None
-    if method in ("zero_grad", "step") and receiver is not None:
-        made = autograd.optimizer_made(receiver)
+    of = receiver(op)
+    if method in ("zero_grad", "step") and of is not None:
+        made = autograd.optimizer_made(of)
         held = autograd.held_by(made) if made is not None else None
         holds = held is not None and autograd.trains(key, held)
-        if method == "zero_grad" and (holds or autograd.module_key(receiver) == key):
+        if method == "zero_grad" and (holds or autograd.module_key(of) == key):
             return "cleared", op
         if method == "step" and (holds or held is None and _may_step_gradients(op, made)):
             return "used", None
         return "", None
-    func = called_function(op)
     if func is not None and depth < 2:
         body = func.regions[0].blocks[0]
         return _fate(list(body.operations), key, depth + 1)
