@@ -18,9 +18,12 @@ from harp_ir.analysis import (
     SESSION_RUN,
     Assumption,
     call_arguments,
+    call_in_loop,
     called_function,
     calls_of,
     describe_loop,
+    enclosing_scope,
+    few_iterations,
     loop_runs,
     loops_around,
     producer,
@@ -152,6 +155,21 @@ def _per_outer_iteration(loop, site) -> list[Assumption]:
                        f"step that runs the graph")]
 
 
+def _handful(site) -> list[Assumption]:
+    """A high-risk `hot-loop` speculation when every loop around `site` is a constant
+    `range` of at most 16 iterations and nothing repeats them (module-level code, or a
+    function no loop calls): the op is built a handful of times in the whole run, so the
+    graph gains a handful of nodes, not one per step (a demo's `for _ in range(10)`)."""
+    loops = loops_around(site)
+    scope = enclosing_scope(site)
+    if not loops or not all(few_iterations(lp) for lp in loops) or (
+            scope.name == "host.func" and call_in_loop(scope) is not None):
+        return []
+    return [Assumption("hot-loop", describe_loop(loops[0]), "high", "speculated",
+                       f"{describe_loop(loops[0])} runs at most 16 times and nothing "
+                       f"repeats it: the op is built a handful of times, not on every step")]
+
+
 def _report_in_callee(func, built, loop, reported: set) -> None:
     """A function that builds `built` and runs the graph itself, called only in loops:
     the op must move out of the function, so the hint goes on the construction, naming
@@ -173,6 +191,7 @@ def _report_in_callee(func, built, loop, reported: set) -> None:
                    "the loop does not build into a fresh tf.Graph each iteration"),
         loop_runs(loop),
         *_per_outer_iteration(loop, built),
+        *(_handful(calls_of(func)[0]) if len(calls_of(func)) == 1 else []),
     ])
 
 
@@ -210,6 +229,7 @@ def run(module, pass_=None) -> None:
                        "the loop does not build into a fresh tf.Graph each iteration"),
             loop_runs(loops_around(op)[0]),  # the loop a fix moves it out of
             *_per_outer_iteration(loop, op),
+            *_handful(op),
         ] + ([_builds_only(func)] if func is not None else []))
 
 

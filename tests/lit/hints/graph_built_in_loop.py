@@ -10,7 +10,8 @@ x_ph = tf.placeholder(tf.float32, [None, 4])
 w = tf.Variable(tf.zeros([4, 1]))
 sess = tf.Session()
 sess.run(tf.global_variables_initializer())
-for step in range(5):
+num_steps = 1000
+for step in range(num_steps):
     logits = tf.matmul(x_ph, w)  # expected-hint HARP101
     loss = tf.reduce_mean(tf.square(logits))  # expected-hint HARP101 HARP101
     train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)  # expected-hint HARP101
@@ -18,19 +19,19 @@ for step in range(5):
 
 # Near misses: the graph built once, then run in the loop; a loop that only builds.
 y = tf.matmul(x_ph, w)
-for step in range(5):
+for step in range(num_steps):
     sess.run(y, {x_ph: np.ones((2, 4))})
 layers = []
 for i in range(3):
     layers.append(tf.Variable(tf.zeros([4, 4])))
 # A variable's assign method builds an op too (`global_step.assign(i).eval()`).
 global_step = tf.Variable(0, trainable=False)
-for i in range(5):
+for i in range(num_steps):
     sess.run(y, {x_ph: np.ones((2, 4))})
     global_step.assign(i).eval(session=sess)  # expected-hint HARP101
 # Near miss: the update op built once and run in the loop.
 increment = global_step.assign_add(1)
-for i in range(5):
+for i in range(num_steps):
     sess.run([y, increment], {x_ph: np.ones((2, 4))})
 
 
@@ -47,12 +48,12 @@ def batch_of(n):
     return np.ones((n, 4))  # numpy only: builds nothing
 
 
-for i in range(5):
+for i in range(num_steps):
     sess.run(generator(x_ph), {x_ph: batch_of(2)})  # expected-hint HARP101
     sess.run(discriminator_loss(x_ph), {x_ph: batch_of(2)})  # expected-hint HARP101
 # Near miss: built once by the function, outside the loop.
 sample = generator(x_ph)
-for i in range(5):
+for i in range(num_steps):
     sess.run(sample, {x_ph: batch_of(2)})
 
 
@@ -62,7 +63,7 @@ def sync_target(session):
     session.run(tf.assign(w, tf.zeros([4, 1])))  # expected-hint HARP101
 
 
-for i in range(5):
+for i in range(num_steps):
     sess.run(y, {x_ph: batch_of(2)})
     if i % 2 == 0:
         sync_target(sess)
@@ -80,3 +81,20 @@ def find_all(num_classes):
     for cls in range(num_classes):
         sess.run(tf.variables_initializer([w]))
         optimize(300)
+
+
+# Near miss: a demo's loop of ten runs that nothing repeats builds ten ops in all, not one
+# per training step (the aggressive level still reports it).
+for _ in range(10):
+    sess.run(tf.add(w, w))
+# The same ten-iteration loop in a function a training loop calls runs on every step.
+
+
+def refresh(session):
+    for _ in range(10):
+        session.run(tf.add(w, w))  # expected-hint HARP101
+
+
+for i in range(num_steps):
+    sess.run(y, {x_ph: batch_of(2)})
+    refresh(sess)
