@@ -9,7 +9,7 @@ sess.run(tf.global_variables_initializer())
 history = []
 new_w_ph = tf.placeholder(w.dtype.base_dtype, w.shape)
 assign_hoisted = tf.assign(w, new_w_ph)
-for step in range(10):
+for step in range(50):
     new_w = np.full(3, step, dtype=np.float32)
     # push the host-side update into the graph
     sess.run(assign_hoisted, feed_dict={new_w_ph: new_w})

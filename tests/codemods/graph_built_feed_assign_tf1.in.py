@@ -8,7 +8,7 @@ total = tf.reduce_sum(w * w)
 sess = tf.Session()
 sess.run(tf.global_variables_initializer())
 history = []
-for step in range(10):
+for step in range(50):
     new_w = np.full(3, step, dtype=np.float32)
     sess.run(tf.assign(w, new_w))
     history.append(float(sess.run(total)))
