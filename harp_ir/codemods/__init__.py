@@ -15,6 +15,8 @@ import functools
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from harp_ir.frontend.source import legacy_names_renamed
+
 
 class Decline(Exception):  # noqa: N818  (a decision, not an error)
     """The codemod will not rewrite this hint; the message says why."""
@@ -76,8 +78,11 @@ def apply(source: str, hint) -> tuple[str, list[str]]:
     try:
         module, positions = _parsed(source)
     except cst.ParserSyntaxError:
-        raise Decline("the file uses `async` or `await` as a name (Python 3.6 and older): "
-                      "harp analyses it but does not rewrite it") from None
+        if legacy_names_renamed(source) is not None:
+            raise Decline("the file uses `async` or `await` as a name (Python 3.6 and "
+                          "older): harp analyses it but does not rewrite it") from None
+        raise Decline("the file is Python 2 (`print` statements, `except E, e`): harp "
+                      "analyses it but does not rewrite it") from None
     _unproved.clear()
     new = fix.apply(module, positions, hint).code
     try:

@@ -124,7 +124,8 @@ def parse(source: str, filename: str) -> cst.Module:
     except RecursionError:
         raise _too_deep(filename) from None
     except cst.ParserSyntaxError as e:
-        renamed = legacy_names_renamed(source) if python_error is not None else None
+        renamed = (legacy_names_renamed(source) or python2_statements_rewritten(source)) \
+            if python_error is not None else None
         if renamed is not None:
             try:
                 return cst.parse_module(renamed)
@@ -170,6 +171,95 @@ def legacy_names_renamed(source: str) -> str | None:
         line, end = lines[row - 1], col + len(token.string)
         lines[row - 1] = line[:col] + _LEGACY_KEYWORDS[token.string] + line[end:]
     return "".join(lines)
+
+
+#: tokens after which a new statement starts (NL, a blank line or a line break inside
+#: brackets, starts none)
+_STATEMENT_BREAKS = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+#: operators that start what a `print` statement prints (`print -x`, `print [a, b]`), or
+#: its `>>` redirection; `print(`, `print.x` and `print = f` are Python 3 already
+_PRINTED_OPERATORS = ("-", "+", "~", "[", "{", ">>")
+
+
+def python2_statements_rewritten(source: str) -> str | None:
+    """For a Python 2 program whose only Python 3 syntax errors are its `print`
+    statements, `except E, e:` and `raise E, message`: the source with those written the
+    Python 3 way on the same lines (`print x, y` -> `print(x, y)`, the space after
+    `print` becoming the parenthesis, so columns stay), which reads and prints the same
+    values; None for any other source. Old ML repositories are often Python 2 only
+    through these; harp analyses such a file but never rewrites it."""
+    if not any(word in source for word in ("print", "except", "raise")):
+        return None
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                  if t.type != tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    edits = []  # (row, col, old length, new text)
+    depth, starts = 0, True
+    opened = None  # the statement a `(` was opened for: its closing `)` goes at its end
+    for i, token in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.type == tokenize.NL:
+            continue
+        ends = token.type == tokenize.NEWLINE or token.string == ";" and depth == 0
+        if ends and opened is not None:
+            last = next(t for t in reversed(tokens[:i]) if t.type != tokenize.NL)
+            edits.append((*last.end, 0, ")"))
+            opened = None
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        if token.type == tokenize.NAME and depth == 0 and nxt is not None:
+            if starts and token.string == "print" and (
+                    nxt.type != tokenize.OP or nxt.string in _PRINTED_OPERATORS):
+                if nxt.type in _STATEMENT_BREAKS:  # a bare `print`: an empty line
+                    edits.append((*token.end, 0, "()"))
+                elif nxt.string == ">>":  # `print >>f, x` reads f and x: `print(  f, x)`
+                    edits.append((*token.end, nxt.end[1] - token.end[1], "(" + " " * (
+                        nxt.end[1] - token.end[1] - 1)))
+                    opened = token
+                else:
+                    gap = nxt.start[1] - token.end[1] if nxt.start[0] == token.end[0] else 0
+                    edits.append((*token.end, min(gap, 1), "("))
+                    opened = token
+            elif starts and token.string in ("except", "raise"):
+                comma = _top_level_comma(tokens, i + 1)
+                if comma is not None and token.string == "except":
+                    edits.append((*comma.start, 1, " as"))
+                elif comma is not None:
+                    edits.append((*comma.start, 1, "("))
+                    opened = token
+        starts = token.type in _STATEMENT_BREAKS or token.string in (";", ":") and depth == 0
+    if not edits:
+        return None
+    lines = io.StringIO(source).readlines()
+    for row, col, length, text in sorted(edits, reverse=True):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + text + line[col + length:]
+    rewritten = "".join(lines)
+    try:
+        ast.parse(rewritten)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return rewritten
+
+
+def _top_level_comma(tokens, start: int):
+    """The first `,` at bracket depth 0 of the statement starting at `tokens[start]`
+    (before its `:` or end), or None."""
+    depth = 0
+    for token in tokens[start:]:
+        if token.type == tokenize.NEWLINE or depth == 0 and token.string in (":", ";"):
+            return None
+        if token.string in "([{" and token.type == tokenize.OP:
+            depth += 1
+        elif token.string in ")]}" and token.type == tokenize.OP:
+            depth -= 1
+        elif token.string == "," and depth == 0:
+            return token
+    return None
 
 
 def _compiles(tree: ast.Module, filename: str) -> None:

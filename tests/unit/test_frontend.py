@@ -252,6 +252,55 @@ def test_python36_async_names_are_analysed_at_their_places(ctx):
     assert (calls["item"].line, calls["item"].col) == (14, 11)
 
 
+PYTHON2 = ("import sys\nimport torch\n\n\ndef report(step, loss):\n"
+           "    print 'step %d' % step, loss   # a Python 2 print statement\n"
+           "    print >>sys.stderr, 'loss', (loss,\n                               step)\n"
+           "    print\n\n\nmodel = torch.nn.Linear(2, 2)\nfor step in range(100):\n"
+           "    try:\n        loss = model(torch.ones(2)).sum()\n"
+           "    except (ValueError,\n            KeyError), e:\n"
+           "        raise RuntimeError, 'bad batch'\n"
+           "    loss.backward()\n    if step: print loss.item(),\n    report(step, loss)\n")
+
+
+def test_python2_statements_are_read_the_python3_way_on_the_same_lines(ctx):
+    from harp_ir.frontend.source import python2_statements_rewritten
+
+    rewritten = python2_statements_rewritten(PYTHON2)
+    assert rewritten is not None and rewritten.count("\n") == PYTHON2.count("\n")
+    assert "    print('step %d' % step, loss)   # a Python 2 print statement\n" in rewritten
+    assert "print(  sys.stderr, 'loss', (loss,\n" in rewritten and "step))\n" in rewritten
+    assert "    print()\n" in rewritten and "if step: print(loss.item(),)\n" in rewritten
+    assert "KeyError) as e:" in rewritten and "raise RuntimeError( 'bad batch')" in rewritten
+    for other in ("x = 1\n", "print('x')\n", "print 'x'\nexec 'y'\n", "print `x`\n"):
+        assert python2_statements_rewritten(other) is None  # valid, or more than prints
+    module = lower_source(PYTHON2, "old.py")
+    item = next(op for op in walk(module.operation)
+                if op.name == "host.call" and string_attr(op, "method") == "item")
+    assert (span(item.location).line, span(item.location).col) == (20, 20)
+
+
+def test_other_python2_syntax_is_still_reported_as_python_words_it(ctx):
+    with pytest.raises(FrontendError, match="Missing parentheses in call to 'print'"):
+        lower_source("print 'x'\nprint `y`\n", "old.py")
+
+
+def test_python2_files_are_analysed_but_never_rewritten(ctx, tmp_path, capsys):
+    from harp_ir.cli import harp
+
+    source = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
+              "for step in range(100):\n    x = torch.ones(2).cuda()\n"
+              "    loss = model(x).sum()\n    loss.backward()\n    total += loss.item()\n"
+              "print 'total', total\n")
+    path = tmp_path / "old.py"
+    path.write_text(source)
+    assert harp.main(["analyze", str(path)]) == 1  # hints found
+    assert "old.py:6:9: HARP202" in capsys.readouterr().out
+    harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
+    out = capsys.readouterr()
+    assert "HARP202 not fixed: the file is Python 2" in out.out + out.err
+    assert path.read_text() == source
+
+
 def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
     from harp_ir.cli import harp
 

@@ -107,7 +107,7 @@ def test_inline_ignore_in_a_cell(tmp_path, capsys):
 def test_cell_that_is_not_python_is_an_error_and_the_rest_is_analysed(tmp_path, capsys):
     path = tmp_path / "nb.ipynb"
     cells = make_notebook(tmp_path / "base.ipynb").cells
-    cells.insert(1, new_code_cell("x = 1\nprint 'python 2'"))
+    cells.insert(1, new_code_cell("x = 1\nprint 'python 2', `x`"))
     make_notebook(path, cells)
     assert harp.main(["analyze", str(path)]) == 2
     captured = capsys.readouterr()
@@ -255,7 +255,7 @@ def test_refactor_reports_a_cell_it_cannot_parse(tmp_path, capsys):
     still fixed."""
     path = tmp_path / "nb.ipynb"
     cells = make_notebook(tmp_path / "base.ipynb").cells
-    cells.insert(1, new_code_cell('print "a Python 2 cell"'))
+    cells.insert(1, new_code_cell('print "a Python 2 cell", `1`'))
     make_notebook(path, cells)
     assert harp.main(["refactor", "--select", "HARP201", str(path)]) == 2
     captured = capsys.readouterr()

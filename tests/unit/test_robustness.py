@@ -131,7 +131,7 @@ def test_config_exclude_joins_the_command_line(tmp_path, capsys):
 @pytest.mark.parametrize("source", [
     "def f(:\n    pass\n",
     "x = (1,\ny = 2\n",
-    'print "hi"\n',
+    'print "hi", `x`\n',  # Python 2 beyond its print statements
     "if x\n    pass\n",
     "a = [1, 2\n\n\nb = 3\n",
     "class A:\npass\n",
