@@ -377,39 +377,69 @@ def _starting_empty_list(loop, parents, name: str) -> None:
 
 def _starting_number(block, loop, parents, name: str) -> str:
     """"float" or "int": the literal `name` is bound to just before the loop, in the same
-    block (`total = 0.0`); declines otherwise (its type would not be known)."""
-    node, before = loop, []
+    block (`total = 0.0`) or before an enclosing (epoch) loop that changes it only by
+    resets to a literal of the same kind; declines otherwise (its type would not be
+    known)."""
+    node, before, between = loop, [], []
     while True:  # the statements run before the loop: its block's, then the enclosing ones
         stmt, outer = syntax.statement_of(node, parents)
         body = list(outer.body)
         before = body[:body.index(stmt)] + before
         wrapper = parents.get(outer)
-        if any(name in syntax.names([s]).stored for s in before) or not isinstance(
-                wrapper, (cst.With, cst.If, cst.Try)):
+        if any(name in syntax.names([s]).stored for s in before):
+            break
+        if isinstance(wrapper, (cst.For, cst.While)) and wrapper.body is outer and \
+                name not in syntax.names([getattr(wrapper, "target", cst.Name("_"))]).stored:
+            # an outer (epoch) loop: the sum is converted back after each run of the inner
+            # loop, so between runs it is a number again; only a reset may change it there
+            between += body[body.index(stmt) + 1:]
+            before = []
+        elif not isinstance(wrapper, (cst.With, cst.If, cst.Try)):
             break
         node = wrapper
     for stmt in reversed(before):
         if name not in syntax.names([stmt]).stored:
             continue
-        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
-            len(stmt.body) == 1 else None
-        target = small.targets[0].target if isinstance(small, cst.Assign) and \
-            len(small.targets) == 1 else None
-        value = small.value if isinstance(target, cst.Name) else None
-        if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple) and \
-                len(target.elements) == len(small.value.elements):  # `total, n = 0., 0`
-            value = next((v.value for t, v in zip(target.elements, small.value.elements,
-                                                  strict=True)
-                          if isinstance(t.value, cst.Name) and t.value.value == name), None)
-        if isinstance(value, cst.UnaryOperation):
-            value = value.expression
-        if isinstance(value, cst.Float):
-            return "float"
-        if isinstance(value, cst.Integer):
-            return "int"
-        break
+        kind = _literal_kind(_assigned_value(stmt, name))
+        if kind is None:
+            break
+        changed = next((s for s in between if name in syntax.names([s]).stored and
+                        _literal_kind(_assigned_value(s, name)) != kind), None)
+        if changed is not None:
+            raise Decline(f"`{name}` is changed between runs of the loop, in an enclosing "
+                          f"loop, other than by a reset to a {kind} literal: the rewrite "
+                          f"could not keep its type")
+        return kind
     raise Decline(f"`{name}` is not set to a number literal just before the loop: the "
                   f"rewrite could not keep its type")
+
+
+def _assigned_value(stmt, name: str):
+    """The expression `stmt` assigns to `name` when it is one simple assignment (`name =
+    v`, or `name` in a tuple unpacking of a tuple display, `total, n = 0., 0`), else None."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    target = small.targets[0].target if isinstance(small, cst.Assign) and \
+        len(small.targets) == 1 else None
+    if isinstance(target, cst.Name):
+        return small.value if target.value == name else None
+    if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple) and \
+            len(target.elements) == len(small.value.elements):
+        return next((v.value for t, v in zip(target.elements, small.value.elements,
+                                             strict=True)
+                     if isinstance(t.value, cst.Name) and t.value.value == name), None)
+    return None
+
+
+def _literal_kind(value) -> str | None:
+    """"float" or "int" for a number literal (signed or not), else None."""
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    if isinstance(value, cst.Float):
+        return "float"
+    if isinstance(value, cst.Integer):
+        return "int"
+    return None
 
 
 def _counts_matches(expr) -> bool:
@@ -461,14 +491,17 @@ RULE = Rule(
                 "device as `t.detach().double()` (a float start: float64, as a Python float "
                 "sums) or `.long()` (an int start counting matches, `(a == b).sum()`), "
                 "converting once after the loop; the start may be set by an unpacking "
-                "(`total, correct = 0., 0`); TF's `total += t.numpy()` is `--unsafe-fixes` (an "
-                "integer tensor cannot be added as a tensor); `acc.append(t.item())` keeps "
+                "(`total, correct = 0., 0`), or before an epoch loop around the loop that "
+                "only resets it to a literal of the same kind (converted after each run); "
+                "TF's `total += t.numpy()` is `--unsafe-fixes` (an integer tensor cannot be "
+                "added as a tensor); `acc.append(t.item())` keeps "
                 "`t.detach().reshape(())` and converts the list once after the loop "
                 "(`acc[:] = [v.item() for v in acc]`), when `acc = []` just before the loop",
         declines="`total` is read inside the loop, by a function or closure (libcst's scope "
                  "analysis), or by an `except`/`finally` the loop can raise into; the loop can "
                  "`return`/`yield`; `total` is not set to a number literal before the loop (a "
-                 "list: to `[]`, with no alias made before the loop); an "
+                 "list: to `[]`, with no alias made before the loop), or an epoch loop around "
+                 "it changes it other than by such a reset; an "
                  "int start with a tensor of unknown dtype; `int(t)` of a floating tensor "
                  "(it truncates each value)",
         safety=_hot_loop_risk,
