@@ -6,8 +6,11 @@ module: the code cells joined, each after a `# %% harp cell N` marker line (N is
 IPython syntax that is not Python (`%magic`, `!shell`, `x = !cmd`, `obj?`, and cell magics
 such as `%%bash` whose body is not Python) becomes an opaque statement in its place: the
 call IPython itself would make (`get_ipython().run_line_magic(...)`), tagged with a comment
-so the original line comes back verbatim when the notebook is rewritten. A cell that is not
-valid Python even then is reported as an error at its cell and line, and left out.
+so the original line comes back verbatim when the notebook is rewritten. A Python 2 cell
+whose only Python 3 errors are `print` statements (and `except E, e`, `raise E, m`) is
+read as Python 3 on the same lines, its marker saying so; fixes never rewrite such a cell.
+A cell that is not valid Python even then is reported as an error at its cell and line,
+and left out.
 
 The file is read with nbformat; it is rewritten only where nbformat's own serialisation
 reproduces it byte for byte, so every output, metadata field, cell id and the nbformat
@@ -30,7 +33,8 @@ if TYPE_CHECKING:
 
 SUFFIX = ".ipynb"
 _MARKER = "# %% harp cell {}"
-_MARKER_RE = re.compile(r"^# %% harp cell (\d+)$")
+_PYTHON2 = " (Python 2, read as Python 3)"
+_MARKER_RE = re.compile(r"^# %% harp cell (\d+)( \(Python 2, read as Python 3\))?$")
 _TAG_RE = re.compile(r"  # harp-magic (\d+)$")
 # Cell magics whose body is Python and runs as written (once, or timed in a loop).
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "memit"}
@@ -130,6 +134,8 @@ def _cell_lines(source: str, magics: dict[int, str]) -> tuple[list[str], SyntaxE
 
 def join(nb: nbformat.NotebookNode, filename: str) -> Joined:
     """The code cells of `nb` as one Python source with a line map back to the cells."""
+    from harp_ir.frontend.source import python2_statements_rewritten  # it imports this module
+
     out: list[str] = []
     where: list[tuple[int, int] | None] = []
     joined = Joined("", where)
@@ -145,13 +151,16 @@ def join(nb: nbformat.NotebookNode, filename: str) -> Joined:
             continue
         tags_before = len(joined.magics)
         lines, error = _cell_lines(source, joined.magics)
+        python2 = python2_statements_rewritten("\n".join(lines)) if error else None
+        if python2 is not None:
+            lines, error = python2.split("\n"), None
         if error is not None:
             for tag in range(tags_before, len(joined.magics)):
                 del joined.magics[tag]  # the cell is left out: its magics go with it
             joined.errors.append(NotebookError(filename, index, error.lineno or 1,
                                                error.offset or 1, error.msg or str(error)))
             continue
-        out.append(_MARKER.format(index))
+        out.append(_MARKER.format(index) + (_PYTHON2 if python2 is not None else ""))
         where.append(None)
         for n, line in enumerate(lines, start=1):
             out.append(line)
@@ -223,6 +232,16 @@ def joined(path: str | Path) -> Joined:
     return _joined_cached(str(path), mtime)
 
 
+def python2_cell(source: str, line: int) -> int | None:
+    """The number of the cell holding `line` of a joined source when that cell is Python 2
+    read as Python 3 (harp never rewrites it), else None."""
+    for text in reversed(source.splitlines()[:line]):
+        marker = _MARKER_RE.match(text)
+        if marker:
+            return int(marker[1]) if marker[2] else None
+    return None
+
+
 def split(source: str, magics: dict[int, str]) -> dict[int, str]:
     """Cell number -> cell source, from a (rewritten) joined source; magics restored."""
     cells: dict[int, list[str]] = {}
@@ -286,8 +305,13 @@ def rewrite(path: Path, old_source: str, new_source: str) -> str:
     if before.keys() != after.keys():
         raise NotebookError(str(path), None, 1, 1,
                             "not rewritten: a fix moved code across cells")
+    python2 = {int(m[1]) for m in map(_MARKER_RE.match, old_source.splitlines()) if m and m[2]}
     for number, source in after.items():
         cell = nb.cells[number - 1]
+        if source != before[number] and number in python2:
+            raise NotebookError(str(path), number, 1, 1,
+                                "not rewritten: the cell is Python 2, which harp reads but "
+                                "does not rewrite")
         if source != before[number]:
             trailing = cell.source[len(cell.source.rstrip("\n")):]
             cell.source = source + trailing

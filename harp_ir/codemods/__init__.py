@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from harp_ir.frontend.source import legacy_names_renamed
+from harp_ir.notebook import python2_cell
 
 
 class Decline(Exception):  # noqa: N818  (a decision, not an error)
@@ -75,6 +76,10 @@ def apply(source: str, hint) -> tuple[str, list[str]]:
     fix = fix_for(hint.id)
     if fix is None:
         raise Decline(f"no automatic fix for {hint.id} yet")
+    cell = python2_cell(source, hint.span.line)
+    if cell is not None:
+        raise Decline(f"cell {cell} is Python 2 (`print` statements): harp analyses it but "
+                      f"does not rewrite it")
     try:
         module, positions = _parsed(source)
     except cst.ParserSyntaxError:

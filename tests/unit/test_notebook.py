@@ -305,3 +305,26 @@ def test_a_cell_whose_source_is_not_text_is_an_error_at_its_cell(tmp_path, capsy
         assert "good.ipynb" in captured.out  # its hint, or its fix's diff
     assert harp.main(["analyze", str(tmp_path / "bad.ipynb")]) == 2
     assert "bad.ipynb:cell 4:5:16: HARP201" in capsys.readouterr().out
+
+
+def test_python2_cells_are_analysed_and_never_rewritten(tmp_path, capsys):
+    """A Python 2 cell (print statements) is read as Python 3 at its own lines; a fix in
+    it is declined, while a fix in another cell is still made and that cell alone changes."""
+    path = tmp_path / "nb.ipynb"
+    cells = make_notebook(tmp_path / "base.ipynb").cells
+    python2 = TRAIN_CELL.replace("print(round(running / len(data), 4))",
+                                 "print 'mean loss', round(running / len(data), 4)")
+    cells.insert(4, new_code_cell(python2))
+    make_notebook(path, cells)
+    assert harp.main(["analyze", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:cell 4:5:16: HARP201" in out and f"{path}:cell 5:5:16: HARP201" in out
+    before = nbformat.read(str(path), as_version=4)
+    assert harp.main(["refactor", "--apply", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "HARP201 not fixed: cell 5 is Python 2" in captured.out + captured.err
+    after = nbformat.read(str(path), as_version=4)
+    assert after.cells[4].source == before.cells[4].source  # the Python 2 cell, untouched
+    assert after.cells[3].source != before.cells[3].source  # the fixed cell
+    assert [c.source for i, c in enumerate(after.cells) if i != 3] == \
+        [c.source for i, c in enumerate(before.cells) if i != 3]
