@@ -1284,7 +1284,13 @@ def on_cpu(value: ir.Value, depth: int = 0) -> bool:
         return made is not None and made.name != "host.load" and len(made.results) == 1 \
             and on_cpu(made.result, depth + 1)
     if op.name == "host.call" and string_attr(op, "qualname") in FRESH_FACTORIES:
-        return not any(k == "device" or k.startswith("*") for k, _ in call_arguments(op))
+        arguments = call_arguments(op)
+        if any(k == "device" or k.startswith("*") for k, _ in arguments):
+            return False
+        if string_attr(op, "qualname").endswith("_like"):  # on the device of its input
+            like = next((v for k, v in arguments if not k), None)
+            return like is not None and on_cpu(like, depth + 1)
+        return True
     if op.name == "host.getitem":
         return on_cpu(op.operands[0], depth + 1)
     if op.name == "host.binop":  # `y - 4` of a CPU tensor: CPU (a device operand would fail)

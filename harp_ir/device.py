@@ -3,7 +3,9 @@ the device that block.
 
 A copy from pageable host memory to a CUDA device (`x.cuda()`, `x.to(device)` without
 `non_blocking=True`) is synchronous for the host: CUDA first waits for the work already
-queued on the stream. A loop that copies its batch that way on every iteration therefore
+queued on the stream. So is indexing a device tensor with a NumPy array of indices
+(`b_obs[mb_inds]` in a PPO minibatch loop): PyTorch copies the indices to the device the
+same way. A loop that copies its batch that way on every iteration therefore
 waits for the device once per iteration whatever else it does, and a `.item()` beside it
 adds little: the rules that count waits ask these questions instead of their own patterns.
 """
@@ -19,6 +21,7 @@ from harp_ir.analysis import (
     enclosing_loop,
     frequency,
     loader_batch_place,
+    names_device,
     on_cpu,
     passed_arguments,
     per_run,
@@ -26,6 +29,7 @@ from harp_ir.analysis import (
     reaching_store,
     receiver,
     same_op,
+    stored_once,
     string_attr,
     walk,
 )
@@ -80,13 +84,78 @@ def host_tensor(value: ir.Value, depth: int = 0) -> bool:
     return qualname in _VARIABLE and bool(arguments) and host_tensor(arguments[0], depth + 1)
 
 
+#: NumPy calls whose result is an array of indices (`np.random.choice` and `randint` only
+#: with a size: without one they draw a scalar, which indexes without a copy)
+_INDEX_ARRAYS = frozenset({"numpy.arange", "numpy.random.permutation", "numpy.array",
+                           "numpy.asarray"})
+_SIZED_DRAWS = {"numpy.random.choice": 1, "numpy.random.randint": 2}
+
+
+def device_tensor(value: ir.Value, depth: int = 0) -> bool:
+    """Whether `value` is a tensor the program put on a device: a copy's result
+    (`.cuda()`, `.to(device)`), a factory given `device=` naming one, or a view or pure
+    method of one (`obs.reshape(-1)`), through locals that straight-line code binds."""
+    op = producer(value)
+    if op is None or depth > 4:
+        return False
+    if op.name == "host.load":  # a name bound once in its scope, or in straight-line code
+        store = reaching_store(op)
+        bound = stored_once(op) or (store.operands[0] if store is not None else None)
+        return bound is not None and device_tensor(bound, depth + 1)
+    if op.name != "host.call":
+        return False
+    arguments = call_arguments(op)
+    method = string_attr(op, "method")
+    if method == "cuda" or any(k == "device" and names_device(v) for k, v in arguments):
+        return True
+    if method == "to":
+        return any(k in ("", "device") and names_device(v) for k, v in arguments)
+    of = receiver(op)
+    return of is not None and string_attr(op, "effect") in ("pure", "view") and \
+        device_tensor(of, depth + 1)
+
+
+def _index_array(value: ir.Value, depth: int = 0) -> bool:
+    """Whether `value` is a NumPy array of indices (`np.arange(n)`, a permutation, a sized
+    draw) or a slice of one (`b_inds[start:end]`), through locals bound to one."""
+    op = producer(value)
+    if op is None or depth > 4:
+        return False
+    if op.name == "host.load":  # a name bound once in its scope, or in straight-line code
+        store = reaching_store(op)
+        bound = stored_once(op) or (store.operands[0] if store is not None else None)
+        return bound is not None and _index_array(bound, depth + 1)
+    if op.name == "host.getitem":
+        index = producer(op.operands[1])
+        return index is not None and index.name == "host.slice" and \
+            _index_array(op.operands[0], depth + 1)
+    qualname = string_attr(op, "qualname") if op.name == "host.call" else ""
+    if qualname in _INDEX_ARRAYS:
+        return True
+    if qualname in _SIZED_DRAWS:
+        arguments = call_arguments(op)
+        return any(k == "size" for k, _ in arguments) or \
+            len([k for k, _ in arguments if not k]) > _SIZED_DRAWS[qualname]
+    return False
+
+
+def _gather_by_host_indices(op: ir.Operation) -> bool:
+    """`t[idx]` of a device tensor with a NumPy array of indices: PyTorch copies the
+    indices to the device, a copy from pageable memory that waits for queued work."""
+    return op.name == "host.getitem" and _index_array(op.operands[1]) and \
+        device_tensor(op.operands[0])
+
+
 @per_run()
 def blocking_copy(loop: ir.Operation, depth: int = 2) -> ir.Operation | None:
-    """A copy of a host tensor to the device that `loop` makes on (nearly) every iteration
-    without `non_blocking=True` (`x_.cuda()` of its batch), in its body or in a function of
-    the program it calls (`depth` calls deep, outside that function's loops): the
-    iteration waits there for the device's queued work. None when it makes none."""
-    return in_every_iteration(loop, _blocking_copy_of_host_tensor, depth)
+    """A copy to the device that `loop` makes on (nearly) every iteration and that waits
+    for the device's queued work: a host tensor copied without `non_blocking=True`
+    (`x_.cuda()` of its batch), or NumPy indices of a device tensor (`b_obs[mb_inds]`), in
+    its body or in a function of the program it calls (`depth` calls deep, outside that
+    function's loops). None when it makes none."""
+    return in_every_iteration(
+        loop, lambda op: _blocking_copy_of_host_tensor(op) or _gather_by_host_indices(op),
+        depth)
 
 
 def in_every_iteration(loop: ir.Operation, accept, depth: int = 2) -> ir.Operation | None:
@@ -101,9 +170,9 @@ def _first(region_op: ir.Operation, every_time, accept, depth: int) -> ir.Operat
     """The first call in `region_op` that runs each time (`every_time`) and that `accept`
     takes, looking into the program's functions such calls run first."""
     for op in walk(region_op):
-        if op.name != "host.call" or not every_time(op):
+        if op.name not in ("host.call", "host.getitem") or not every_time(op):
             continue
-        func = called_function(op) if depth > 0 else None
+        func = called_function(op) if depth > 0 and op.name == "host.call" else None
         if func is not None:
             found = _first(func, lambda o, f=func: _outside_loops(o, f), accept, depth - 1)
             if found is not None:

@@ -47,6 +47,7 @@ from harp_ir.analysis import (
     same_op,
     span,
     string_attr,
+    value_name,
     value_uses,
     walk,
 )
@@ -201,7 +202,12 @@ def _waits_anyway(op, loop) -> Assumption | None:
     before it), or at another sync whose value the host needs there (a branch, an index,
     a print)."""
     copy = device.blocking_copy(loop)
-    if copy is not None:
+    if copy is not None and copy.name == "host.getitem":
+        what = f"`{value_name(copy.operands[0]) or 'the tensor'}[...]`, indexed by NumPy indices"
+        why = ("PyTorch copies the indices to the device, and a copy from pageable host memory "
+               "waits for the work queued before it; indices made on the device "
+               "(`torch.randperm(n, device=...)`) would remove both waits")
+    elif copy is not None:
         what = f"`{string_attr(copy, 'harp.receiver') or 'the batch'}." \
                f"{string_attr(copy, 'method')}(...)`"
         why = ("a copy from pageable host memory waits for the work queued before it; "

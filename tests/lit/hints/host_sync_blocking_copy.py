@@ -6,12 +6,15 @@
 # Positives: the copies are asynchronous, the loop copies nothing, the conversion is a dtype
 # change on the host. Near misses: the loader's batch copied in the
 # loop, in a helper the loop calls, a CPU-made draw copied with `.cuda()`, a `Variable`,
-# another sync in a helper whose value the host needs.
-# AGGRESSIVE-DAG: host_sync_blocking_copy.py:36: unexpected HARP201
-# AGGRESSIVE-DAG: host_sync_blocking_copy.py:49: unexpected HARP201
-# AGGRESSIVE-DAG: host_sync_blocking_copy.py:59: unexpected HARP201
-# AGGRESSIVE-DAG: host_sync_blocking_copy.py:68: unexpected HARP201
-# AGGRESSIVE-DAG: host_sync_blocking_copy.py:112: unexpected HARP201
+# another sync in a helper whose value the host needs, a PPO minibatch gathered from device
+# tensors by NumPy indices. Positives also: a NumPy scalar index, `ones_like` of a device
+# tensor moved with `.to(device)` (it is on the device already: nothing to wait for).
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:39: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:52: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:62: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:71: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:115: unexpected HARP201
+# AGGRESSIVE-DAG: host_sync_blocking_copy.py:134: unexpected HARP201
 # (and the loaders without workers, HARP501, and the per-step draw, HARP205)
 import torch
 from torch import nn
@@ -110,4 +113,41 @@ for x, y in pinned:  # another sync the host needs, in a helper: near miss
     opt.step()
     words += count_correct(out, y) + 1
     total += loss.item()
-print(total, words)
+
+# A PPO-style update: minibatches gathered from device tensors by NumPy indices. PyTorch
+# copies the indices to the device, a blocking copy on every minibatch: near miss.
+import numpy as np  # noqa: E402
+
+obs = torch.zeros(64, 4).to(device)
+targets = torch.zeros_like(obs[:, :1])  # on obs's device: zeros_like makes nothing on the CPU
+b_obs, b_targets = obs.reshape(-1, 4), targets.reshape(-1)
+b_inds = np.arange(64)
+clipped = []
+for epoch in range(4):
+    np.random.shuffle(b_inds)
+    for start in range(0, 64, 16):
+        mb_inds = b_inds[start:start + 16]
+        opt.zero_grad()
+        loss = (model(b_obs[mb_inds]).squeeze(1) - b_targets[mb_inds]).pow(2).mean()
+        loss.backward()
+        opt.step()
+        clipped.append(loss.item())
+# The same with one index a step, a NumPy scalar: basic indexing copies nothing.
+for epoch in range(4):
+    for i in range(64):
+        row = b_inds[i]
+        opt.zero_grad()
+        loss = model(b_obs[row]).pow(2).mean()
+        loss.backward()
+        opt.step()
+        clipped.append(loss.item())  # expected-hint HARP201
+# And `zeros_like` of a device tensor is no host tensor: `.to(device)` of it copies nothing.
+for step in range(100):
+    opt.zero_grad()
+    out = model(b_obs)
+    weight = torch.ones_like(out).to(device)
+    loss = (out * weight).pow(2).mean()
+    loss.backward()
+    opt.step()
+    total += loss.item()  # expected-hint HARP201
+print(total, words, clipped)
