@@ -784,7 +784,8 @@ def setting_int(value: ir.Value, depth: int = 0) -> int | None:
         if cls is not None:
             stores = _attribute_stores(cls).get(string_attr(op, "attr"), [])
             return setting_int(stores[0].operands[1], depth + 1) if len(stores) == 1 else None
-        return _argument_default(op)
+        return _argument_default(op) if _argument_default(op) is not None else \
+            _settings_default(op)
     if op.name == "host.load":
         stored = stored_once(op)
         if stored is not None and producer(stored) is None:
@@ -866,6 +867,37 @@ def _argument_default(attribute: ir.Operation) -> int | None:
             default = dict(args).get("default")
             return _constant_int(default) if default is not None else None
     return None
+
+
+#: calls that parse the command line into an instance of the settings class they are given
+_SETTINGS_PARSERS = ("tyro.cli",)
+
+
+def _settings_default(attribute: ir.Operation) -> int | None:
+    """`args.x` where `args` is bound once to an instance of a settings class of the
+    program (`args = tyro.cli(Args)`, or `Args()`): the int literal the class body binds
+    `x` to (a dataclass field, `x: int = 2`), when no method of the class and no store
+    `args.x = ...` rebinds it."""
+    load = producer(attribute.operands[0])
+    bound = stored_once(load) if load is not None and load.name == "host.load" else None
+    made = producer(bound) if bound is not None else None
+    if made is None or made.name != "host.call":
+        return None
+    scope = host_module(load) or enclosing_scope(load)
+    if string_attr(made, "qualname") in _SETTINGS_PARSERS:
+        given = next((v for k, v in call_arguments(made) if not k), None)
+        cls = definition(given, scope) if given is not None else None
+    else:
+        cls = _constructed_class(made, scope)
+    name = string_attr(attribute, "attr")
+    if cls is None or cls.name != "host.class" or name in _attribute_stores(cls) or any(
+            o.name == "host.setattr" and string_attr(o, "attr") == name and
+            value_name(o.operands[0]) == string_attr(load, "name")
+            for o in walk(program_of(attribute))):
+        return None
+    stores = [o.operation for o in cls.regions[0].blocks[0].operations
+              if o.operation.name == "host.store" and string_attr(o.operation, "name") == name]
+    return _constant_int(stores[0].operands[0]) if len(stores) == 1 else None
 
 
 def _surely_runs(loop: ir.Operation) -> str:
@@ -953,6 +985,8 @@ class Frequency:
     #: always, periodic, once (one chosen iteration), last (on the way out of the loop:
     #: the branch ends in break or return), conditional
     kind: str = "always"
+    #: a conditional guard's stated period (`step % 2 == 0`: 2), 0 when it has none
+    period: int = 0
 
     def phrase(self, loop: ir.Operation) -> str:
         """"on every iteration of the `for x` loop (line 3)", or the guarded form."""
@@ -990,8 +1024,10 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
             kind = "last" if _leaves_loop(if_op, loop) else "conditional"
         rank = ("always", "conditional", "last", "once", "periodic")
-        if rank.index(kind) > rank.index(found.kind):
-            found = Frequency(text or "the condition", kind)
+        period = modulus_period(ops) if kind == "conditional" else 0
+        if rank.index(kind) > rank.index(found.kind) or \
+                kind == found.kind and period > found.period:
+            found = Frequency(text or "the condition", kind, period)
     return found
 
 
@@ -1018,6 +1054,14 @@ def modulus_kind(ops: list[ir.Operation]) -> str:
     if all(0 < (setting_int(o.operands[1]) or 0) <= _OFTEN for o in mods):
         return "conditional"
     return "periodic"
+
+
+def modulus_period(ops: list[ir.Operation]) -> int:
+    """The largest stated n of the tests of `x % n` among `ops` (0 when there is none, or
+    one n is not stated): the guard holds on one iteration in n."""
+    mods = [o for o in ops if o.name == "host.binop" and string_attr(o, "op") == "mod"]
+    periods = [setting_int(o.operands[1]) for o in mods]
+    return max(periods) if periods and None not in periods else 0
 
 
 def _leaves_loop(if_op: ir.Operation, loop: ir.Operation) -> bool:
@@ -1357,18 +1401,21 @@ def over_parameters(loop: ir.Operation) -> bool:
         string_attr(iterable, "method") in _PARAMETER_METHODS
 
 
-def few_iterations(loop: ir.Operation) -> bool:
-    """Whether `loop` is a `for` over a constant `range` of at most 16 iterations."""
+def few_iterations(loop: ir.Operation, settings: bool = False) -> bool:
+    """Whether `loop` is a `for` over a constant `range` of at most 16 iterations (with
+    `settings`, also a setting's default: `range(args.policy_frequency)`)."""
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
-    return iterable is not None and small_range(iterable)
+    return iterable is not None and small_range(iterable, settings)
 
 
-def small_range(call: ir.Operation) -> bool:
+def small_range(call: ir.Operation, settings: bool = False) -> bool:
     """`range(c)` or `range(a, c)` with constant bounds (literals, or names bound once to
-    one, `num_batches = 6`) of at most 16 iterations."""
+    one, `num_batches = 6`; with `settings`, also what `setting_int` states) of at most 16
+    iterations."""
     if call.name != "host.call" or string_attr(call, "qualname") != "builtins.range":
         return False
-    bounds = [_constant_int(v) for v in list(call.operands)[1:]]
+    bound = setting_int if settings else _constant_int
+    bounds = [bound(v) for v in list(call.operands)[1:]]
     if not bounds or len(bounds) > 2 or not all(isinstance(b, int) for b in bounds):
         return False
     return (bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)) <= 16
@@ -1992,8 +2039,8 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
     for inner in walk(loop):
         if inner.name in LOOPS and same_op(enclosing_loop(inner), loop) and \
                 not holds(inner, op) and does_model_work(inner, strict=True) and \
-                not rare(inner):
-            return True
+                not few_iterations(inner, settings=True) and not rare(inner):
+            return True  # (a handful of updates per step, `range(policy_frequency)`, is not)
         if inner.name == "host.call" and same_op(enclosing_loop(inner), loop) and \
                 not string_attr(inner, "qualname").startswith(("builtins.", "torch.")):
             if any(value_kind(v) == "dataloader" for v in list(inner.operands)[1:]) and \

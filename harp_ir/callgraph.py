@@ -41,6 +41,7 @@ from harp_ir.analysis import (
     loops_around,
     made_once,
     modulus_kind,
+    modulus_period,
     per_run,
     producer,
     program_of,
@@ -150,6 +151,8 @@ def function_name(func: ir.Operation) -> str:
 
 
 def _rarer(a: Frequency, b: Frequency) -> Frequency:
+    if a.kind == b.kind:
+        return a if a.period >= b.period else b
     return a if RANK.index(a.kind) >= RANK.index(b.kind) else b
 
 
@@ -163,8 +166,10 @@ def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
         ops = list(expression_ops(if_op.operands[0]))
         kind = modulus_kind(ops) or ("once" if any(tests_one_value(o, ints_only=True)
                                                    for o in ops) else "conditional")
+        kind = kind if region == 0 else "conditional"
         here = Frequency(string_attr(cond, "harp.source") if cond is not None else
-                         "the condition", kind if region == 0 else "conditional")
+                         "the condition", kind,
+                         modulus_period(ops) if kind == "conditional" and region == 0 else 0)
         found = _rarer(here, found)
     return found
 

@@ -1,7 +1,11 @@
 # RUN: %check-hints %s
+# RUN: not %harp analyze --level aggressive --format json %s | FileCheck --check-prefix=AGGRESSIVE %s
 # A guard's period that is a setting counts by the value a run gets unless told otherwise:
 # an argparse default (through the object an agent is constructed with) or a parameter's
-# default. A period of at most 8 keeps most steps (default level); 100 is periodic.
+# default. A period of at most 8 keeps most steps (default level); 100 is periodic. A
+# soft update on one step in 2 costs a few percent of a step (the aggressive level's,
+# which names the period it resolved).
+# AGGRESSIVE: "reason": "it runs on one step in 2 (where `self.it % self.policy_freq == 0` holds)
 import argparse
 
 import torch
@@ -33,8 +37,8 @@ class Agent:
         if self.it % self.interval == 0:
             for t, p in zip(self.target.parameters(), self.net.parameters()):  # expected-hint HARP405
                 t.data.copy_(0.01 * p.data + 0.99 * t.data)
-        if self.it % self.policy_freq == 0:
-            for t, p in zip(self.target.parameters(), self.net.parameters()):  # expected-hint HARP405
+        if self.it % self.policy_freq == 0:  # near miss: one update in 2
+            for t, p in zip(self.target.parameters(), self.net.parameters()):
                 t.data.copy_(0.01 * p.data + 0.99 * t.data)
         # near miss: every 100 updates
         if self.it % self.every == 0:
