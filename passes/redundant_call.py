@@ -6,6 +6,12 @@ structurally equal arguments (the same slots, not written in between, the same c
 the same pure sub-expressions). Any write to an involved slot, or a call that may mutate
 (effect mutate or unknown), in between ends the match.
 
+A model of the program (an `nn.Module` subclass) called twice in one block on the same
+input is the same: when the layers its `__init__` builds are deterministic (no dropout, no
+batch norm), its `forward` only computes, and nothing between the calls can change the
+model, its parameters or the input (an optimizer step, a backward, an in-place method, a
+function of the program, a call handed a model), on a step of a loop that trains.
+
 Only computations worth a variable are reported: matrix products, convolutions, linear
 algebra, distances and reductions over whole tensors (`_COSTLY`); an element-wise op or a
 view (`x.t()`, `y.view_as(x)`) costs about as much as reading a saved result.
@@ -18,7 +24,21 @@ from __future__ import annotations
 
 import re
 
-from harp_ir.analysis import Assumption, record_hint, span, string_attr, value_kind, walk
+from harp_ir import callgraph
+from harp_ir.analysis import (
+    Assumption,
+    called_function,
+    class_methods,
+    instance_class,
+    receiver,
+    record_hint,
+    same_op,
+    span,
+    string_attr,
+    value_kind,
+    value_name,
+    walk,
+)
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP302"
@@ -47,6 +67,9 @@ def _key(value, depth=0):
     if op.name == "host.getattr":
         inner = _key(op.operands[0], depth + 1)
         return None if inner is None else ("attr", inner, string_attr(op, "attr"))
+    if op.name in ("host.getitem", "host.slice"):  # `s[index]`: a read of its slots
+        parts = [_key(v, depth + 1) for v in op.operands]
+        return None if None in parts else (op.name, tuple(parts))
     if op.name in ("host.binop", "host.unop", "host.tuple", "host.list") or (
             op.name == "host.call" and string_attr(op, "effect") == "pure"):
         parts = [_key(v, depth + 1) for v in op.operands]
@@ -116,11 +139,138 @@ def _check_block(block):
         ])
 
 
+#: `torch.nn` layers whose forward is a function of its input and parameters alone: no
+#: randomness (dropout), no state a call updates (batch norm's running statistics)
+_DETERMINISTIC_LAYERS = frozenset(f"torch.nn.{n}" for n in (
+    "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "GELU", "SiLU", "Tanh",
+    "Sigmoid", "Softplus", "Softmax", "LogSoftmax", "Flatten", "Unflatten", "Identity",
+    "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Embedding", "LayerNorm",
+    "Sequential", "ModuleList"))
+#: methods that change a model's parameters or the graph a forward's result belongs to
+_CHANGES_MODELS = frozenset({"step", "backward", "load_state_dict", "zero_grad", "train",
+                             "eval", "apply", "to", "cuda", "cpu", "half", "float", "double",
+                             "requires_grad_", "copy_", "add_", "mul_", "sub_", "fill_",
+                             "zero_"})
+
+
+def _deterministic(cls, depth: int = 0) -> bool:
+    """Whether calling an instance of the program's module class `cls` is a function of
+    its input and parameters alone: every `torch.nn` layer its `__init__` builds is in
+    `_DETERMINISTIC_LAYERS` (or a program class that is so), and its `forward`, with the
+    methods of the class it calls, draws no random numbers, does no I/O, changes nothing
+    and calls nothing unknown but its layers."""
+    methods = class_methods(cls) if cls is not None else {}
+    if depth > 3 or "forward" not in methods:
+        return False
+    for op in walk(methods["__init__"]) if "__init__" in methods else []:
+        if op.name != "host.call":
+            continue
+        qualname = string_attr(op, "qualname")
+        if qualname.startswith("torch.nn.") and qualname.count(".") == 2 and \
+                qualname[9:10].isupper() and qualname not in _DETERMINISTIC_LAYERS:
+            return False  # `nn.Dropout`, `nn.BatchNorm2d`, a layer not known to be pure
+        made = instance_class(op.result, op)
+        if made is not None and not same_op(made, cls) and not _deterministic(made, depth + 1):
+            return False
+    return _pure_method(methods["forward"], cls, set())
+
+
+def _pure_method(method, cls, visiting: set) -> bool:
+    """Whether running `method` of `cls` only computes: its calls are pure, its layers',
+    or methods of `cls` that are so in turn."""
+    if method in visiting:
+        return True
+    visiting.add(method)
+    for op in walk(method):
+        if op.name in ("host.setattr", "host.setitem", "host.delitem"):
+            return False
+        if op.name != "host.call":
+            continue
+        own = called_function(op)
+        if own is not None and own.parent is not None and same_op(own.parent, cls):
+            if not _pure_method(own, cls, visiting):
+                return False
+            continue
+        effect = string_attr(op, "effect", "unknown")
+        if effect in ("random", "io", "mutate") or effect == "unknown" and \
+                value_kind(op.operands[0]) != "module":
+            return False
+    return True
+
+
+def _changes_models(op) -> bool:
+    """Whether a call between two forwards may change what the second computes: an
+    optimizer's step, a backward (it frees the first result's graph), a model's or a
+    tensor's in-place method, a function of the program (it may do any of these), or a
+    call handed a model or an optimizer."""
+    if string_attr(op, "method") in _CHANGES_MODELS or called_function(op) is not None:
+        return True
+    handed = [*list(op.operands)[1:], *([receiver(op)] if receiver(op) is not None else [])]
+    return any(value_kind(v) in ("module", "optimizer") for v in handed)
+
+
+def _module_call_key(op):
+    """The callee and inputs of a call of a module whose forward is deterministic, as a
+    structural key, else None."""
+    callee = op.operands[0]
+    if value_kind(callee) != "module":  # `model(x)`, `self.net(x)`
+        return None
+    if not _deterministic(instance_class(callee, op)):
+        return None
+    parts = [_key(v) for v in op.operands]
+    if None in parts:
+        return None
+    return (tuple(parts), str(op.attributes["kwnames"]) if "kwnames" in op.attributes else "")
+
+
+def _check_forwards(block):
+    """A model called twice in one block on the same input, nothing in between that can
+    change the model, its parameters or the input: the second forward (and its part of
+    the backward) repeats work whose result is at hand."""
+    seen: dict = {}
+    for child in block.operations:
+        op = child.operation
+        key = _module_call_key(op) if op.name == "host.call" else None
+        if op.name == "host.store":
+            name = string_attr(op, "name")
+            seen = {k: v for k, v in seen.items() if name not in _slots(k, set())}
+        elif op.name in ("host.setattr", "host.setitem", "host.delitem") or op.regions or \
+                op.name == "host.call" and key is None and _changes_models(op):
+            seen = {}
+        if key is None:
+            continue
+        if key not in seen:
+            seen[key] = op
+            continue
+        first = seen[key]
+        ctx = callgraph.per_step(op, callgraph.training_work)
+        if ctx is None:
+            continue
+        where = span(first.location)
+        line = where.line if where else "?"
+        name = value_name(op.operands[0])
+        message = (f"`{name or 'the model'}(...)` runs the model's forward again on the same "
+                   f"input as line {line}, {ctx.phrase(op)}, and nothing in between changes "
+                   f"the model or the input: the forward, and its share of the backward, run "
+                   f"twice; call it once and use the result for both")
+        record_hint(op, HINT, message, [
+            Assumption("pure", name or "the model", "low", "proved",
+                       "its layers are deterministic (no dropout, no batch norm) and its "
+                       "methods draw no random numbers and keep no state"),
+            Assumption("no-alias", "", "medium", "speculated",
+                       "no input is changed through another name in between"),
+            *ctx.frequency_assumptions(),
+        ], related=[first])
+
+
 def run(module, pass_=None) -> None:
     for op in [module, *walk(module)]:
         for region in op.regions:
             for block in region.blocks:
                 _check_block(block)
+                _check_forwards(block)
 
 
 RULE = Rule(
@@ -130,7 +280,10 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP302",
         name="redundant-graph-call",
-        finds="the same pure graph computation with the same inputs evaluated twice",
+        finds="the same pure graph computation with the same inputs evaluated twice, or a "
+              "model of the program whose layers are deterministic called twice on the same "
+              "input in one step (`net(s)[0]`, then `net(s)[1]`) with nothing in between "
+              "that changes the model or the input",
         why="the second evaluation repeats work whose result is already at hand",
         refactoring="reuse the result",
         before="a = torch.matmul(x, w)\n"

@@ -1,0 +1,92 @@
+# RUN: %check-hints %s
+# HARP302 for a model of the program called twice on the same input in one step (an
+# actor-critic's policy and value heads read from two forwards): when its layers are
+# deterministic and nothing between the calls changes the model or the input, the second
+# forward and its share of the backward repeat work. Near misses: dropout or batch norm in
+# the model, noise drawn in its forward, an optimizer step or a backward in between, the
+# input rebound in between, two calls in different branches, an evaluation loop.
+import torch
+from torch import nn
+
+
+class ActorCritic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Sequential(nn.Linear(4, 64), nn.ReLU())
+        self.policy = nn.Linear(64, 2)
+        self.value = nn.Linear(64, 1)
+
+    def forward(self, x):
+        h = self.base(x)
+        return self.policy(h), self.value(h)
+
+
+class WithDropout(ActorCritic):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Sequential(nn.Linear(4, 64), nn.Dropout(0.1), nn.ReLU())
+
+
+class WithBatchNorm(ActorCritic):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Sequential(nn.Linear(4, 64), nn.BatchNorm1d(64), nn.ReLU())
+
+
+class Noisy(ActorCritic):
+    def forward(self, x):
+        h = self.base(x + 0.1 * torch.randn_like(x))
+        return self.policy(h), self.value(h)
+
+
+device = torch.device("cuda")
+net = ActorCritic().to(device)
+dropout, batchnorm, noisy = WithDropout().to(device), WithBatchNorm().to(device), Noisy().to(device)
+opt = torch.optim.Adam(net.parameters())
+s = torch.randn(1024, 4, device=device)
+target = torch.randn(1024, 1, device=device)
+
+for epoch in range(10):
+    perm = torch.randperm(1024, device=device)
+    for start in range(0, 1024, 64):
+        index = perm[start:start + 64]
+        logits = net(s[index])[0]
+        ratio = torch.softmax(logits, 1)[:, 0]
+        value = net(s[index])[1]  # expected-hint HARP302
+        loss = -ratio.mean() + (value - target[index]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+for epoch in range(10):
+    perm = torch.randperm(1024, device=device)
+    for start in range(0, 1024, 64):
+        index = perm[start:start + 64]
+        for model in (dropout, batchnorm, noisy):  # not deterministic: near misses
+            logits = model(s[index])[0]
+            value = model(s[index])[1]
+            loss = -logits.mean() + value.pow(2).mean()
+            loss.backward()
+        logits = net(s[index])[0]
+        loss = -logits.mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()  # the model changes before the second call: near miss
+        value = net(s[index])[1]
+        x = s[index]
+        logits = net(x)[0]
+        x = x * 2  # the input rebound: near miss
+        value = net(x)[1]
+        if epoch % 2:
+            logits = net(x)[0]
+        else:
+            logits = net(x)[1]  # another branch: near miss
+        loss = logits.mean() + value.mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+with torch.no_grad():  # evaluation, once: near miss
+    for start in range(0, 1024, 64):
+        index = torch.arange(start, start + 64, device=device)
+        print(net(s[index])[0].sum(), net(s[index])[1].sum())
