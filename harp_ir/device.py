@@ -91,6 +91,13 @@ _INDEX_ARRAYS = frozenset({"numpy.arange", "numpy.random.permutation", "numpy.ar
 _SIZED_DRAWS = {"numpy.random.choice": 1, "numpy.random.randint": 2}
 
 
+def _bound(load: ir.Operation) -> ir.Value | None:
+    """What a name read holds, where the code says: the value its scope binds it to once,
+    or the store that reaches the read in straight-line code."""
+    store = reaching_store(load)
+    return stored_once(load) or (store.operands[0] if store is not None else None)
+
+
 def device_tensor(value: ir.Value, depth: int = 0) -> bool:
     """Whether `value` is a tensor the program put on a device: a copy's result
     (`.cuda()`, `.to(device)`), a factory given `device=` naming one, or a view or pure
@@ -98,9 +105,8 @@ def device_tensor(value: ir.Value, depth: int = 0) -> bool:
     op = producer(value)
     if op is None or depth > 4:
         return False
-    if op.name == "host.load":  # a name bound once in its scope, or in straight-line code
-        store = reaching_store(op)
-        bound = stored_once(op) or (store.operands[0] if store is not None else None)
+    if op.name == "host.load":
+        bound = _bound(op)
         return bound is not None and device_tensor(bound, depth + 1)
     if op.name != "host.call":
         return False
@@ -121,9 +127,8 @@ def _index_array(value: ir.Value, depth: int = 0) -> bool:
     op = producer(value)
     if op is None or depth > 4:
         return False
-    if op.name == "host.load":  # a name bound once in its scope, or in straight-line code
-        store = reaching_store(op)
-        bound = stored_once(op) or (store.operands[0] if store is not None else None)
+    if op.name == "host.load":
+        bound = _bound(op)
         return bound is not None and _index_array(bound, depth + 1)
     if op.name == "host.getitem":
         index = producer(op.operands[1])
