@@ -27,6 +27,7 @@ import re
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
+    base_classes,
     called_function,
     class_methods,
     instance_class,
@@ -161,10 +162,12 @@ def _deterministic(cls, depth: int = 0) -> bool:
     `_DETERMINISTIC_LAYERS` (or a program class that is so), and its `forward`, with the
     methods of the class it calls, draws no random numbers, does no I/O, changes nothing
     and calls nothing unknown but its layers."""
-    methods = class_methods(cls) if cls is not None else {}
+    chain = _class_chain(cls) if cls is not None else []
+    methods = {name: m for c in reversed(chain) for name, m in class_methods(c).items()}
     if depth > 3 or "forward" not in methods:
         return False
-    for op in walk(methods["__init__"]) if "__init__" in methods else []:
+    inits = [class_methods(c)["__init__"] for c in chain if "__init__" in class_methods(c)]
+    for op in (o for init in inits for o in walk(init)):  # every layer any of them builds
         if op.name != "host.call":
             continue
         qualname = string_attr(op, "qualname")
@@ -172,14 +175,23 @@ def _deterministic(cls, depth: int = 0) -> bool:
                 qualname[9:10].isupper() and qualname not in _DETERMINISTIC_LAYERS:
             return False  # `nn.Dropout`, `nn.BatchNorm2d`, a layer not known to be pure
         made = instance_class(op.result, op)
-        if made is not None and not same_op(made, cls) and not _deterministic(made, depth + 1):
+        if made is not None and made not in chain and not _deterministic(made, depth + 1):
             return False
-    return _pure_method(methods["forward"], cls, set())
+    return _pure_method(methods["forward"], chain, set())
 
 
-def _pure_method(method, cls, visiting: set) -> bool:
-    """Whether running `method` of `cls` only computes: its calls are pure, its layers',
-    or methods of `cls` that are so in turn."""
+def _class_chain(cls, depth: int = 0) -> list:
+    """`cls` and the program classes it derives from, nearest first (what `self.m()`
+    may run: a subclass's own methods, else its bases')."""
+    found = [cls]
+    for base in base_classes(cls) if depth < 4 else []:
+        found += [c for c in _class_chain(base, depth + 1) if c not in found]
+    return found
+
+
+def _pure_method(method, chain, visiting: set) -> bool:
+    """Whether running `method` only computes: its calls are pure, its layers', or
+    methods of the classes in `chain` that are so in turn."""
     if method in visiting:
         return True
     visiting.add(method)
@@ -189,8 +201,9 @@ def _pure_method(method, cls, visiting: set) -> bool:
         if op.name != "host.call":
             continue
         own = called_function(op)
-        if own is not None and own.parent is not None and same_op(own.parent, cls):
-            if not _pure_method(own, cls, visiting):
+        if own is not None and own.parent is not None and \
+                any(same_op(own.parent, c) for c in chain):
+            if not _pure_method(own, chain, visiting):
                 return False
             continue
         effect = string_attr(op, "effect", "unknown")

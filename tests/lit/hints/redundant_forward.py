@@ -3,7 +3,7 @@
 # actor-critic's policy and value heads read from two forwards): when its layers are
 # deterministic and nothing between the calls changes the model or the input, the second
 # forward and its share of the backward repeat work. Near misses: dropout or batch norm in
-# the model, noise drawn in its forward, an optimizer step or a backward in between, the
+# the model (a layer or `F.dropout`), noise drawn in its forward, an optimizer step or a backward in between, the
 # input rebound in between, two calls in different branches, an evaluation loop.
 import torch
 from torch import nn
@@ -33,7 +33,25 @@ class WithBatchNorm(ActorCritic):
         self.base = nn.Sequential(nn.Linear(4, 64), nn.BatchNorm1d(64), nn.ReLU())
 
 
-class Noisy(ActorCritic):
+class FunctionalDropout(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Sequential(nn.Linear(4, 64), nn.ReLU())
+        self.policy = nn.Linear(64, 2)
+        self.value = nn.Linear(64, 1)
+
+    def forward(self, x):
+        h = nn.functional.dropout(self.base(x), 0.1, self.training)
+        return self.policy(h), self.value(h)
+
+
+class Noisy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Sequential(nn.Linear(4, 64), nn.ReLU())
+        self.policy = nn.Linear(64, 2)
+        self.value = nn.Linear(64, 1)
+
     def forward(self, x):
         h = self.base(x + 0.1 * torch.randn_like(x))
         return self.policy(h), self.value(h)
@@ -42,7 +60,9 @@ class Noisy(ActorCritic):
 device = torch.device("cuda")
 net = ActorCritic().to(device)
 dropout, batchnorm, noisy = WithDropout().to(device), WithBatchNorm().to(device), Noisy().to(device)
-opt = torch.optim.Adam(net.parameters())
+functional = FunctionalDropout().to(device)
+opt = torch.optim.Adam([p for m in (net, dropout, batchnorm, noisy, functional)
+                        for p in m.parameters()])
 s = torch.randn(1024, 4, device=device)
 target = torch.randn(1024, 1, device=device)
 
@@ -62,11 +82,16 @@ for epoch in range(10):
     perm = torch.randperm(1024, device=device)
     for start in range(0, 1024, 64):
         index = perm[start:start + 64]
-        for model in (dropout, batchnorm, noisy):  # not deterministic: near misses
-            logits = model(s[index])[0]
-            value = model(s[index])[1]
-            loss = -logits.mean() + value.pow(2).mean()
-            loss.backward()
+        logits = dropout(s[index])[0]  # not deterministic: near misses
+        value = dropout(s[index])[1]
+        logits = batchnorm(s[index])[0]
+        value = batchnorm(s[index])[1]
+        logits = noisy(s[index])[0]
+        value = noisy(s[index])[1]
+        logits = functional(s[index])[0]
+        value = functional(s[index])[1]
+        loss = -logits.mean() + value.pow(2).mean()
+        loss.backward()
         logits = net(s[index])[0]
         loss = -logits.mean()
         opt.zero_grad()
