@@ -31,6 +31,7 @@ from harp_ir.analysis import (
     called_function,
     class_methods,
     instance_class,
+    per_run,
     receiver,
     record_hint,
     same_op,
@@ -156,6 +157,7 @@ _CHANGES_MODELS = frozenset({"step", "backward", "load_state_dict", "zero_grad",
                              "zero_"})
 
 
+@per_run()
 def _deterministic(cls, depth: int = 0) -> bool:
     """Whether calling an instance of the program's module class `cls` is a function of
     its input and parameters alone: every `torch.nn` layer its `__init__` builds is in

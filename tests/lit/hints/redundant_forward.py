@@ -3,8 +3,9 @@
 # actor-critic's policy and value heads read from two forwards): when its layers are
 # deterministic and nothing between the calls changes the model or the input, the second
 # forward and its share of the backward repeat work. Near misses: dropout or batch norm in
-# the model (a layer or `F.dropout`), noise drawn in its forward, an optimizer step or a backward in between, the
-# input rebound in between, two calls in different branches, an evaluation loop.
+# the model (a layer or `F.dropout`), noise drawn in its forward, an optimizer step or a
+# backward in between, the input rebound in between, two calls in different branches, an
+# evaluation loop.
 import torch
 from torch import nn
 
