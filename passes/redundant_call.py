@@ -32,6 +32,7 @@ from harp_ir.analysis import (
     class_methods,
     instance_class,
     per_run,
+    producer,
     receiver,
     record_hint,
     same_op,
@@ -169,17 +170,43 @@ def _deterministic(cls, depth: int = 0) -> bool:
     if depth > 3 or "forward" not in methods:
         return False
     inits = [class_methods(c)["__init__"] for c in chain if "__init__" in class_methods(c)]
-    for op in (o for init in inits for o in walk(init)):  # every layer any of them builds
-        if op.name != "host.call":
-            continue
-        qualname = string_attr(op, "qualname")
-        if qualname.startswith("torch.nn.") and qualname.count(".") == 2 and \
-                qualname[9:10].isupper() and qualname not in _DETERMINISTIC_LAYERS:
-            return False  # `nn.Dropout`, `nn.BatchNorm2d`, a layer not known to be pure
-        made = instance_class(op.result, op)
-        if made is not None and made not in chain and not _deterministic(made, depth + 1):
-            return False
+    for op in (o for init in inits for o in walk(init)):  # every module any of them holds
+        if op.name == "host.setattr" and value_kind(op.operands[1]) == "module" and \
+                not _deterministic_layer(producer(op.operands[1]), chain, depth):
+            return False  # a module it was given (`self.encoder = encoder`), or unknown
+        if op.name == "host.call" and _builds_module(op) and \
+                not _deterministic_layer(op, chain, depth):
+            return False  # `nn.Dropout`, `nn.BatchNorm2d`, `torchvision.models.resnet18()`
     return _pure_method(methods["forward"], chain, set())
+
+
+def _builds_module(call) -> bool:
+    """Whether `call` constructs a module: a class of a library (`nn.Dropout(0.1)`, a
+    capitalised name) or what the catalogue says constructs one (`resnet18()`), or a
+    class of the program; not a method of a model (`self.apply(init)`)."""
+    qualname = string_attr(call, "qualname")
+    return qualname.rsplit(".", 1)[-1][:1].isupper() or \
+        string_attr(call, "effect") == "construct" and \
+        string_attr(call, "harp.kind") == "module" or \
+        instance_class(call.result, call) is not None
+
+
+def _deterministic_layer(made, chain, depth: int) -> bool:
+    """Whether the op `made` builds a module that computes deterministically: a layer of
+    `_DETERMINISTIC_LAYERS`, or a module class of the program that is so (not a layer
+    from elsewhere, not one handed in); a `torch.nn` call that builds no module
+    (`nn.init.xavier_uniform_`, `nn.Parameter`) is none of these and passes."""
+    if made is None or made.name != "host.call":
+        return False
+    qualname = string_attr(made, "qualname")
+    if qualname in _DETERMINISTIC_LAYERS:
+        return True
+    cls = instance_class(made.result, made)
+    if cls is not None:
+        return cls in chain or _deterministic(cls, depth + 1)
+    builds_layer = qualname.startswith("torch.nn.") and qualname.count(".") == 2 and \
+        qualname[9:10].isupper() and qualname != "torch.nn.Parameter"
+    return not builds_layer and string_attr(made, "harp.kind") != "module"
 
 
 def _class_chain(cls, depth: int = 0) -> list:

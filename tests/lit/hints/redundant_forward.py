@@ -3,10 +3,11 @@
 # actor-critic's policy and value heads read from two forwards): when its layers are
 # deterministic and nothing between the calls changes the model or the input, the second
 # forward and its share of the backward repeat work. Near misses: dropout or batch norm in
-# the model (a layer or `F.dropout`), noise drawn in its forward, an optimizer step or a
-# backward in between, the input rebound in between, two calls in different branches, an
-# evaluation loop.
+# the model (a layer or `F.dropout`, a torchvision model, a module handed in), noise drawn
+# in its forward, an optimizer step or a backward in between, the input rebound in
+# between, two calls in different branches, an evaluation loop.
 import torch
+import torchvision
 from torch import nn
 
 
@@ -58,11 +59,33 @@ class Noisy(nn.Module):
         return self.policy(h), self.value(h)
 
 
+class Pretrained(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = torchvision.models.resnet18()  # batch norm inside
+
+    def forward(self, x):
+        return self.backbone(x), self.backbone(x)
+
+
+class Wrapped(nn.Module):
+    def __init__(self, encoder):
+        super().__init__()
+        self.encoder = encoder  # handed in: whatever it computes
+        self.head = nn.Linear(64, 1)
+
+    def forward(self, x):
+        h = self.head(self.encoder(x))
+        return h, h
+
+
 device = torch.device("cuda")
 net = ActorCritic().to(device)
 dropout, batchnorm, noisy = WithDropout().to(device), WithBatchNorm().to(device), Noisy().to(device)
 functional = FunctionalDropout().to(device)
-opt = torch.optim.Adam([p for m in (net, dropout, batchnorm, noisy, functional)
+pretrained = Pretrained().to(device)
+wrapped = Wrapped(nn.Sequential(nn.Linear(4, 64), nn.Dropout(0.5))).to(device)
+opt = torch.optim.Adam([p for m in (net, dropout, batchnorm, noisy, functional, pretrained, wrapped)
                         for p in m.parameters()])
 s = torch.randn(1024, 4, device=device)
 target = torch.randn(1024, 1, device=device)
@@ -91,6 +114,11 @@ for epoch in range(10):
         value = noisy(s[index])[1]
         logits = functional(s[index])[0]
         value = functional(s[index])[1]
+        logits = wrapped(s[index])[0]
+        value = wrapped(s[index])[1]
+        images = s[index].reshape(-1, 1, 2, 2)
+        logits = pretrained(images)[0]
+        value = pretrained(images)[1]
         loss = -logits.mean() + value.pow(2).mean()
         loss.backward()
         logits = net(s[index])[0]
