@@ -784,8 +784,8 @@ def setting_int(value: ir.Value, depth: int = 0) -> int | None:
         if cls is not None:
             stores = _attribute_stores(cls).get(string_attr(op, "attr"), [])
             return setting_int(stores[0].operands[1], depth + 1) if len(stores) == 1 else None
-        return _argument_default(op) if _argument_default(op) is not None else \
-            _settings_default(op)
+        found = _argument_default(op)
+        return found if found is not None else _settings_default(op)
     if op.name == "host.load":
         stored = stored_once(op)
         if stored is not None and producer(stored) is None:

@@ -94,8 +94,10 @@ _SIZED_DRAWS = {"numpy.random.choice": 1, "numpy.random.randint": 2}
 def _bound(load: ir.Operation) -> ir.Value | None:
     """What a name read holds, where the code says: the value its scope binds it to once,
     or the store that reaches the read in straight-line code."""
-    store = reaching_store(load)
-    return stored_once(load) or (store.operands[0] if store is not None else None)
+    bound = stored_once(load)
+    if bound is None and (store := reaching_store(load)) is not None:
+        bound = store.operands[0]
+    return bound
 
 
 def device_tensor(value: ir.Value, depth: int = 0) -> bool:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 SUFFIX = ".ipynb"
 _MARKER = "# %% harp cell {}"
 _PYTHON2 = " (Python 2, read as Python 3)"
-_MARKER_RE = re.compile(r"^# %% harp cell (\d+)( \(Python 2, read as Python 3\))?$")
+_MARKER_RE = re.compile(rf"^# %% harp cell (\d+)({re.escape(_PYTHON2)})?$")
 _TAG_RE = re.compile(r"  # harp-magic (\d+)$")
 # Cell magics whose body is Python and runs as written (once, or timed in a loop).
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "memit"}

@@ -191,7 +191,7 @@ def _report_in_callee(func, built, loop, reported: set) -> None:
                    "the loop does not build into a fresh tf.Graph each iteration"),
         loop_runs(loop),
         *_per_outer_iteration(loop, built),
-        *(_handful(calls_of(func)[0]) if len(calls_of(func)) == 1 else []),
+        *(_handful(sites[0]) if len(sites := calls_of(func)) == 1 else []),
     ])
 
 
