@@ -49,6 +49,8 @@ class Catalogue:
     detached_methods: frozenset[str] = frozenset()
     detached_attributes: frozenset[str] = frozenset()
     host_results: frozenset[str] = frozenset()
+    #: methods of Python's containers that change their receiver (`xs.append(v)`)
+    container_mutators: frozenset[str] = frozenset()
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
@@ -68,6 +70,13 @@ class Catalogue:
         if api is None and qualname.startswith("keras."):
             api = self.apis.get("tensorflow." + qualname)
         return api
+
+    def mutating_methods(self, *classes: str) -> frozenset[str]:
+        """The names of the methods of `classes` (`torch.Tensor`, `torch.nn.Module`)
+        catalogued as changing their receiver or what it holds: the one list every pass
+        asks whether a method call changes an object."""
+        return frozenset(api.qualname.rsplit(".", 1)[1] for api in self.apis.values()
+                         if api.effect == "mutate" and api.qualname.rsplit(".", 1)[0] in classes)
 
     def method(self, framework: str, name: str, kind: str = "tensor") -> Api | None:
         """The API of `v.name(...)` for a value `v` of `kind` from `framework`."""
@@ -122,6 +131,7 @@ def load() -> Catalogue:
         host_results=frozenset(meta.get("host_results", ())),
         kind_class=dict(meta.get("kind_class", {})),
         fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
+        container_mutators=frozenset(meta.get("container_mutators", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),
         blocking_calls=frozenset(meta.get("blocking_calls", ())),
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},

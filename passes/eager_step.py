@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from harp_ir import catalogue
 from harp_ir.analysis import (
     Assumption,
     describe_loop,
@@ -321,8 +322,8 @@ def _static_shapes(statements) -> None:
             return
 
 
-_MUTATORS = frozenset({"append", "extend", "insert", "pop", "update", "setdefault",
-                       "clear", "remove", "popitem", "__setitem__"})
+#: calls that change the container they are called on (`xs.append(v)`, `d.__setitem__(k, v)`)
+_MUTATORS = catalogue.load().container_mutators | {"__setitem__"}
 
 
 def _traces_the_same(module, step, params, written) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from harp_ir import callgraph
+from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     base_classes,
@@ -151,11 +151,10 @@ _DETERMINISTIC_LAYERS = frozenset(f"torch.nn.{n}" for n in (
     "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Embedding", "LayerNorm",
     "Sequential", "ModuleList"))
-#: methods that change a model's parameters or the graph a forward's result belongs to
-_CHANGES_MODELS = frozenset({"step", "backward", "load_state_dict", "zero_grad", "train",
-                             "eval", "apply", "to", "cuda", "cpu", "half", "float", "double",
-                             "requires_grad_", "copy_", "add_", "mul_", "sub_", "fill_",
-                             "zero_"})
+#: methods that change a model's parameters, a tensor in place, or the graph a forward's
+#: result belongs to (`backward` frees it): the catalogue's mutating methods of these classes
+_CHANGES_MODELS = catalogue.load().mutating_methods("torch.Tensor", "torch.optim.Optimizer",
+                                                    "torch.nn.Module")
 
 
 @per_run()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from harp_ir import catalogue
 from harp_ir.analysis import fresh_receiver, string_attr, walk
 
 _CALL_EFFECT_SUMMARY = {"io": "io", "random": "random", "unknown": "unknown",
@@ -117,9 +118,7 @@ def loop_mutations(loop: ir.Operation) -> list[str]:
 
 
 #: Python container methods that mutate their receiver
-_MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear",
-                               "update", "add", "discard", "setdefault", "sort", "reverse",
-                               "popitem"})
+_MUTATING_METHODS = catalogue.load().container_mutators
 
 
 def annotate_function(func: ir.Operation) -> list[str]:

@@ -114,3 +114,25 @@ def test_blocking_methods_name_keywords_of_the_method():
                                                                "stopping_criteria",
                                                                "generation_config"}
     assert CAT.blocking_methods["generate"] <= fields
+
+
+def test_container_mutators_are_methods_of_python_containers():
+    """A call of one of these on an untyped object is taken to change it: each must be a
+    method of list, dict, set or deque, or the effect summaries would be wrong."""
+    from collections import deque
+    for name in CAT.container_mutators:
+        assert any(hasattr(kind, name) for kind in (list, dict, set, deque)), name
+
+
+def test_mutating_methods_are_one_list_read_from_the_catalogue():
+    """Every pass that asks whether a method changes a model, an optimizer or a tensor
+    reads this one list: in-place tensor methods (`clamp_`, `index_add_`), an optimizer's
+    `step`, a module's `load_state_dict`; never a method that only computes."""
+    import torch
+    changing = CAT.mutating_methods("torch.Tensor", "torch.optim.Optimizer", "torch.nn.Module")
+    assert {"add_", "clamp_", "index_add_", "copy_", "step", "load_state_dict", "train",
+            "backward"} <= changing
+    assert not {"add", "clamp", "sum", "detach", "forward", "parameters"} & changing
+    in_place = [n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")]
+    assert set(CAT.mutating_methods("torch.Tensor")) - {"backward", "requires_grad_"} <= \
+        set(in_place)

@@ -131,6 +131,10 @@ for epoch in range(10):
         logits = net(x)[0]
         x = x * 2  # the input rebound: near miss
         value = net(x)[1]
+        x = s[index]
+        logits = net(x)[0]
+        x.clamp_(-1.0, 1.0)  # the input changed in place: near miss
+        value = net(x)[1]
         if epoch % 2:
             logits = net(x)[0]
         else:
