@@ -1842,8 +1842,8 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
         stored = reached.operands[0] if reached is not None else None
     block = stored.owner if stored is not None else None
     if func.name != "host.func" or not isinstance(block, ir.Block) or \
-            stored not in list(block.arguments):
-        return None
+            not same_op(block.owner, func) or stored not in list(block.arguments):
+        return None  # not a parameter (a loop's or a comprehension's variable)
     index = list(block.arguments).index(stored)
     names, kinds = strings_attr(func, "arg_names"), strings_attr(func, "arg_kinds")
     if index >= len(names) or kinds[index] in ("vararg", "kwarg"):

@@ -19,6 +19,7 @@ from harp_ir.analysis import (
     called_function,
     constant_value,
     enclosing_loop,
+    enclosing_scope,
     frequency,
     loader_batch_place,
     names_device,
@@ -61,8 +62,12 @@ def host_tensor(value: ir.Value, depth: int = 0) -> bool:
     if on_cpu(value) or loader_batch_place(value) is not None:
         return True
     op = producer(value)
-    if op is None or depth > 4:
+    if depth > 4:
         return False
+    if op is None:  # `d` of `for d in data`: an element of host tensors
+        loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
+        return loop is not None and loop.name == "host.for" and \
+            _holds_host_tensors(loop.operands[0], depth + 1)
     if op.name == "host.unpack":  # `img, label = data` of a batch
         return host_tensor(op.operands[0], depth + 1)
     if op.name == "host.load":
@@ -153,6 +158,64 @@ def _gather_by_host_indices(op: ir.Operation) -> bool:
         device_tensor(op.operands[0])
 
 
+def _holds_host_tensors(value: ir.Value, depth: int, seen: frozenset = frozenset()) -> bool:
+    """Whether the elements of the container `value` are tensors in host memory (what a
+    copy of one to the device waits for): a loader's batch, a tuple, list or comprehension
+    of host tensors, `enumerate` of one, an iterable handed to a function no call of the
+    program passes (a data loader from outside: the loop copies its fields to the device),
+    or a local whose stores before this read bind one (`data = (data,)` beside `for data,
+    target in loader`)."""
+    op = producer(value)
+    if depth > 8:  # a field of a field of an element of a parameter: a few steps each
+        return False
+    if loader_batch_place(value) is not None:
+        return True
+    if op is None:  # an element of a loop's iterable: a batch of host tensors' fields
+        loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
+        return loop is not None and loop.name == "host.for" and \
+            _holds_host_tensors(loop.operands[0], depth + 1, seen)
+    if op.name == "host.unpack":  # `(data, target)` of such an element
+        return _holds_host_tensors(op.operands[0], depth + 1, seen)
+    if op.name in ("host.tuple", "host.list"):
+        return bool(op.operands) and all(
+            host_tensor(v, depth + 1) or _holds_host_tensors(v, depth + 1, seen)
+            for v in op.operands)
+    if op.name == "host.comprehension":
+        made = [o.operands[0] for o in walk(op) if o.name == "host.append"]
+        return bool(made) and all(host_tensor(v, depth + 1) for v in made)
+    if op.name == "host.call" and string_attr(op, "qualname") == "builtins.enumerate":
+        return len(op.operands) > 1 and _holds_host_tensors(op.operands[1], depth + 1, seen)
+    if op.name != "host.load" or string_attr(op, "scope"):
+        return False
+    name = string_attr(op, "name")
+    if name in seen:
+        return True  # `data = (data,)`: the other stores decide
+    passed = passed_arguments(value)
+    if passed:
+        return all(_holds_host_tensors(v, depth + 1) for v, _ in passed)
+    scope = enclosing_scope(op)
+    stores = []
+    for o in walk(scope):  # the stores of the name that come before this read
+        if same_op(o, op):
+            break
+        if o.name == "host.store" and string_attr(o, "name") == name and \
+                not string_attr(o, "scope") and same_op(enclosing_scope(o), scope):
+            stores.append(o)
+    if not stores:
+        return False
+    handed = [s for s in stores if _parameter(s.operands[0], scope)]
+    if handed:
+        return len(handed) == len(stores)  # an iterable from outside the program
+    return all(_holds_host_tensors(s.operands[0], depth + 1, seen | {name})
+               for s in stores)
+
+
+def _parameter(value: ir.Value, func: ir.Operation) -> bool:
+    block = value.owner
+    return func.name == "host.func" and isinstance(block, ir.Block) and \
+        same_op(block.owner, func)
+
+
 @per_run()
 def blocking_copy(loop: ir.Operation, depth: int = 2) -> ir.Operation | None:
     """A copy to the device that `loop` makes on (nearly) every iteration and that waits
@@ -169,8 +232,18 @@ def in_every_iteration(loop: ir.Operation, accept, depth: int = 2) -> ir.Operati
     """The first call that `accept` takes among those `loop` runs on (nearly) every
     iteration: in its body, not under a periodic guard or an inner loop, or in a function
     of the program such a call runs (`depth` calls deep, on every call of it)."""
-    return _first(loop, lambda op: same_op(enclosing_loop(op), loop) and
+    return _first(loop, lambda op: same_op(_statement_loop(op), loop) and
                   frequency(op, loop).kind in ("always", "conditional"), accept, depth)
+
+
+def _statement_loop(op: ir.Operation) -> ir.Operation | None:
+    """The loop whose iterations run `op`'s statement: a comprehension's own loop is part of
+    the statement (`data = tuple(d.cuda() for d in data)` copies the batch's fields)."""
+    loop = enclosing_loop(op)
+    while loop is not None and loop.parent is not None and \
+            loop.parent.name == "host.comprehension":
+        loop = enclosing_loop(loop.parent)
+    return loop
 
 
 def _first(region_op: ir.Operation, every_time, accept, depth: int) -> ir.Operation | None:

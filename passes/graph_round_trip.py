@@ -13,11 +13,14 @@ tensor, so a round trip starting there crosses nothing (a high-risk speculation)
 
 from __future__ import annotations
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
-    describe_loop,
+    does_model_work,
     enclosing_loop,
+    frequency,
     record_hint,
+    same_op,
     string_attr,
     walk,
 )
@@ -84,18 +87,29 @@ def run(module, pass_=None) -> None:
         on_host = source.endswith(_VIEW)
         source = source.removesuffix(_VIEW)
         what = string_attr(op, "qualname")
+        # how often the round trip runs: in the loop of model work that runs it most often
+        # (guards on the way count: a loss reduced for a log line every 100 steps), else
+        # in its own loop
+        ctx = callgraph.per_step(op, does_model_work)
+        if ctx is not None:
+            phrase, often = ctx.phrase(op), ctx.frequency_assumptions()
+        else:
+            own = frequency(op, loop)
+            phrase, often = own.phrase(loop), [a for a in [own.assumption(loop)] if a]
         message = (f"`{source}` takes a tensor to the host, the result is computed on in "
-                   f"Python/numpy and turned back into a tensor by `{what}` on every "
-                   f"iteration of {describe_loop(loop)}; keep the computation in framework "
-                   f"ops on the device")
+                   f"Python/numpy and turned back into a tensor by `{what}` {phrase}; keep "
+                   f"the computation in framework ops on the device")
         assumptions = [Assumption("framework-equivalent", what, "low", "speculated",
-                                  "the host computation has a framework op equivalent")]
+                                  "the host computation has a framework op equivalent"),
+                       *often]
         if on_host:  # torch's `.numpy()` works only on a CPU tensor: no device round trip
             assumptions.append(Assumption(
                 "accelerator", source, "high", "speculated",
                 f"`{source}` only works on a tensor already on the CPU: nothing crosses "
                 f"from a device, only numpy's work would move to the framework"))
-        record_hint(op, HINT, message, assumptions)
+        record_hint(op, HINT, message, assumptions,
+                    related=[ctx.site] if ctx is not None and not same_op(ctx.site, op)
+                    else [])
 
 
 RULE = Rule(
@@ -115,6 +129,7 @@ RULE = Rule(
                "    t = torch.from_numpy(a * 2)\n",
         after="for x in xs:\n"
               "    t = model(x).detach() * 2\n",
-        assumptions=("tensor", "framework-equivalent", "accelerator"),
+        assumptions=("tensor", "framework-equivalent", "accelerator", "every-iteration",
+                     "hot-loop"),
     ),
 )

@@ -30,6 +30,7 @@ from harp_ir import callgraph, device
 from harp_ir.analysis import (
     Assumption,
     accelerator,
+    call_arguments,
     describe_loop,
     does_model_work,
     element_reads,
@@ -72,6 +73,10 @@ def _what(op) -> str:
 
 def _message(op, loop, how_often: str, logging: bool) -> str:
     subject = _subject(op)
+    if _barrier(op):
+        return (f"`{string_attr(op, 'qualname')}()` waits for all the work queued on the "
+                f"device {how_often}; synchronize only where a measurement or a transfer "
+                f"needs it")
     if op.name == "host.truth":
         return (f"the condition `{subject}` is a tensor: testing it copies it to the host and "
                 f"waits for the device {how_often}; test it on the device "
@@ -83,6 +88,12 @@ def _message(op, loop, how_often: str, logging: bool) -> str:
     return (f"{_what(op)} copies `{subject}` to the host and waits for the device "
             f"{how_often}; keep it on the device (accumulate with tensor ops) and "
             f"convert once after the loop")
+
+
+def _barrier(op) -> bool:
+    """A sync that copies no value, only waits (`torch.cuda.synchronize()`)."""
+    return op.name == "host.call" and not string_attr(op, "harp.receiver") and \
+        not call_arguments(op) and string_attr(op, "qualname").endswith(".synchronize")
 
 
 def _is_sync(op) -> bool:
