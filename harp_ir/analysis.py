@@ -1019,7 +1019,7 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
         kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
                                                                   pure=("pure", "sync"))])
-        if not kind and any(tests_one_value(o) for o in ops):
+        if not kind and any(tests_one_value(o) or _picks_one_iteration(o, loop) for o in ops):
             kind = "once"
         elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
             kind = "last" if _leaves_loop(if_op, loop) else "conditional"
@@ -1029,6 +1029,26 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
                 kind == found.kind and period > found.period:
             found = Frequency(text or "the condition", kind, period)
     return found
+
+
+def _picks_one_iteration(op: ir.Operation, loop: ir.Operation) -> bool:
+    """`t == n - 1` in `for t in ...`: the loop's variable, which takes each value of a
+    `range` once, tested against a value the loop does not change holds on one iteration."""
+    if op.name != "host.compare" or strings_attr(op, "ops") != ["eq"] or \
+            loop.name != "host.for" or len(op.operands) != 2:
+        return False
+    made = producer(loop.operands[0])
+    if made is not None and string_attr(made, "qualname") == "builtins.reversed":
+        made = producer(made.operands[1]) if len(made.operands) == 2 else None
+    if made is None or string_attr(made, "qualname") != "builtins.range":
+        return False
+    target = string_attr(loop, "target")
+    for mine, other in (op.operands, reversed(list(op.operands))):
+        load = producer(mine)
+        if load is not None and load.name == "host.load" and \
+                string_attr(load, "name") == target and invariant_in(other, loop):
+            return True
+    return False
 
 
 def tests_one_value(op: ir.Operation, ints_only: bool = False) -> bool:

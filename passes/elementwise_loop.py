@@ -8,7 +8,12 @@ tensor's elements on the host one per iteration (`values[i].item()`, `x[i, s[i]:
 with tensor bounds, `[a.item() for a in t]`): a wait on the device each, where one
 `.tolist()` before the loop reads them all (HARP201 leaves such syncs to this rule). The
 tensor is followed through the program (`analysis.tensor_valued`), the loop's frequency
-through up to four calls (a retina's patch loop in a module's `forward`).
+through up to four calls (a retina's patch loop in a module's `forward`). And a
+recurrence over `range`/`reversed(range)` of a tensor's elements (an iteration reads a local
+the one before stored, and calls nothing but pure library functions: a discounted return,
+GAE): it cannot be one op, but the same arithmetic on host numbers costs a fraction of one
+op dispatch per element. Beside a rollout loop with the same bound it runs once per step,
+a few percent of a step that runs a model (the aggressive level's).
 
 Assumes: the iterations are independent (no element depends on an earlier one), which
 the refactoring to a vectorized op needs.
@@ -17,16 +22,23 @@ the refactoring to a vectorized op needs.
 from __future__ import annotations
 
 import libcst as cst
+from torch_mlir import ir
 
 from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
+    called_function,
     describe_loop,
+    does_model_work,
     element_reads,
+    holds,
     in_compiled_function,
     int_attr,
     producer,
     record_hint,
+    same_op,
+    setting_int,
+    small_range,
     stored_once,
     string_attr,
     tensor_valued,
@@ -165,6 +177,56 @@ def _broadcast_assumptions(loop, var: str, iterable) -> list[Assumption]:
     return list(found.values())
 
 
+def _range_call(iterable) -> ir.Operation | None:
+    """The `range(...)` a loop iterates, directly or through `reversed(...)` (a return or
+    advantage computed from the last time step back)."""
+    made = producer(iterable)
+    if made is not None and string_attr(made, "qualname") == "builtins.reversed" and \
+            len(made.operands) == 2:
+        made = producer(made.operands[1])
+    return made if made is not None and made.name == "host.call" and \
+        string_attr(made, "qualname") == "builtins.range" and \
+        2 <= len(made.operands) <= 3 else None
+
+
+def _carried(loop) -> list[str]:
+    """The locals an iteration reads before it stores them: what the iteration before
+    computed (`lastgaelam` in `advantages[t] = lastgaelam = delta + g * lastgaelam`)."""
+    stored, carried = set(), []
+    for op in walk(loop):
+        name = string_attr(op, "name")
+        if op.name == "host.store" and not string_attr(op, "scope"):
+            stored.add(name)
+        elif op.name == "host.load" and name not in stored and name not in carried and \
+                any(string_attr(o, "name") == name for o in walk(loop)
+                    if o.name == "host.store" and not string_attr(o, "scope")):
+            carried.append(name)
+    return [n for n in carried if n != string_attr(loop, "target")]
+
+
+def _only_arithmetic(loop) -> bool:
+    """Whether an iteration only reads, computes and writes numbers and tensor elements:
+    it calls nothing but pure library functions (no model, no environment step, no
+    function of the program)."""
+    return all(string_attr(op, "effect") == "pure" and not called_function(op)
+               for op in walk(loop) if op.name == "host.call")
+
+
+def _written_tensor(loop, var: str) -> str:
+    """The tensor an iteration writes one element of (`out[t] = ...`), or ""."""
+    return next((value_name(op.operands[0]) for op in walk(loop)
+                 if op.name == "host.setitem" and _index_is(op, var) and
+                 tensor_valued(op.operands[0]) and value_name(op.operands[0])), "")
+
+
+def _element_ops(loop) -> int:
+    """The framework ops an iteration runs on single elements: element reads and writes of
+    tensors and the arithmetic on them."""
+    return sum(1 for op in walk(loop) if op.name == "host.setitem" or (
+        op.name == "host.getitem" and tensor_valued(op.operands[0])) or (
+        op.name in ("host.binop", "host.unop") and tensor_valued(op.result)))
+
+
 def run(module, pass_=None) -> None:
     for loop in walk(module):
         if loop.name != "host.for" or in_compiled_function(loop):  # graph loops there
@@ -176,12 +238,19 @@ def run(module, pass_=None) -> None:
             if reads:
                 _report_host_reads(loop, var, iterable, reads)
             continue
-        owner = iterable.owner
+        ranged = _range_call(iterable)
+        carried = _carried(loop) if ranged is not None else []
         tensor = ""
-        if hasattr(owner, "operation") and string_attr(owner.operation, "qualname") == \
-                "builtins.range" and len(owner.operation.operands) == 2:
-            tensor = _sized_tensor(owner.operation.operands[1])
-            if not tensor or not _indexed_by(loop, var):
+        if ranged is not None:
+            tensor = _sized_tensor(list(ranged.operands)[-1])
+            if not _indexed_by(loop, var):
+                continue
+            if carried and _only_arithmetic(loop) and (tensor or _written_tensor(loop, var)):
+                _report_recurrence(loop, var, iterable, tensor or _written_tensor(loop, var),
+                                   carried)
+                continue
+            if not tensor or len(ranged.operands) != 2 or \
+                    producer(iterable) is not ranged:
                 continue
         elif value_kind(iterable) == "tensor":
             tensor = value_name(iterable) or "the tensor"
@@ -197,6 +266,76 @@ def run(module, pass_=None) -> None:
             *_broadcast_assumptions(loop, var, iterable),
             *callgraph.loop_run_rate(loop),
         ])
+
+
+def _report_recurrence(loop, var: str, iterable, tensor: str, carried: list[str]) -> None:
+    """HARP401 for a recurrence over time steps (a discounted return, GAE): it cannot be
+    one element-wise op, but each iteration runs framework ops on single elements (a
+    dispatch each, a kernel launch each on a GPU) where host numbers cost a fraction."""
+    ops = _element_ops(loop)
+    message = (f"{describe_loop(loop)} computes a recurrence over `{tensor}` one element at "
+               f"a time (each iteration reads what the one before computed: "
+               f"{', '.join(f'`{n}`' for n in carried)}), running about {ops} framework "
+               f"ops on single elements per iteration; compute it on host numbers "
+               f"(`.tolist()` or `.cpu().numpy()` once before the loop, one tensor after "
+               f"it) or as a vectorized scan")
+    rate = callgraph.loop_run_rate(loop)
+    ctx = callgraph.per_step(loop, callgraph.training_work)
+    steps = _steps_loop(loop, ctx.loop) if ctx is not None else None
+    if steps is not None:
+        # one iteration per step of the rollout beside it: its ops are per step too
+        rate = [a for a in (ctx.how_often.assumption(ctx.loop), ctx.per_outer_iteration())
+                if a is not None]
+        message += (f"; it runs as many iterations as {describe_loop(steps)}, so that is "
+                    f"about {ops} ops per step")
+        # blind readers timed cleanrl's GAE loops (14 ops a step) at 3-4% of a PPO
+        # iteration on a CPU, perhaps 10% on a GPU: a real cost, small beside a step that
+        # runs a model and an environment
+        rate.append(Assumption(
+            "step-share", describe_loop(loop), "high", "speculated",
+            f"about {ops} small ops per step, beside a step that runs a model (and an "
+            f"environment): a few percent of it"))
+    assumptions = [*_tensor_assumptions(loop, var, iterable), *rate]
+    ranged = _range_call(iterable)
+    if ranged is not None and small_range(ranged, settings=True):
+        assumptions.append(Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                                      "the loop runs a handful of times"))
+    record_hint(loop, HINT, message, assumptions)
+
+
+def _steps_loop(loop, outer) -> ir.Operation | None:
+    """The loop of model work that the same iteration of `outer` runs beside `loop` with
+    the same `range` bound (`for step in range(args.num_steps)` collecting a rollout, then
+    `for t in reversed(range(args.num_steps))` over it), or None."""
+    mine = _range_call(loop.operands[0])
+    key = _bound_key(list(mine.operands)[-1]) if mine is not None else None
+    if key is None:
+        return None
+    for other in walk(outer):
+        if other.name != "host.for" or same_op(other, loop) or holds(other, loop) or \
+                holds(loop, other) or not does_model_work(other, strict=True):
+            continue
+        theirs = _range_call(other.operands[0])
+        if theirs is not None and _bound_key(list(theirs.operands)[-1]) == key:
+            return other
+    return None
+
+
+def _bound_key(value, depth: int = 0):
+    """A loop bound as a comparable key: a setting's stated integer, else the dotted name
+    it reads (`args.num_steps`); None for anything else."""
+    number = setting_int(value)
+    if number is not None:
+        return number
+    op = producer(value)
+    if op is None or depth > 4:
+        return None
+    if op.name == "host.load":
+        return string_attr(op, "name")
+    if op.name == "host.getattr":
+        inner = _bound_key(op.operands[0], depth + 1)
+        return f"{inner}.{string_attr(op, 'attr')}" if isinstance(inner, str) else None
+    return None
 
 
 def _shown_element(read, whole: str, var: str) -> str:
@@ -515,15 +654,17 @@ RULE = Rule(
         name="elementwise-python-loop",
         finds="a Python loop over tensor indices or elements doing per-element tensor ops, or "
               "reading each element of a tensor on the host (`t[i].item()`, `int(v)`, a "
-              "tensor element as an index or a slice bound)",
+              "tensor element as an index or a slice bound), or a recurrence over a "
+              "tensor's elements (a discounted return or GAE computed step by step)",
         why="each element costs a Python iteration and one or more small op launches, where one "
             "op over the tensor does the same work at once",
-        refactoring="the vectorized op",
+        refactoring="the vectorized op (a recurrence: the same arithmetic on host numbers, "
+                    "converted once before and after the loop, or a vectorized scan)",
         before="for i in range(len(x)):\n"
                "    out[i] = x[i] * 2 + 1\n",
         after="out[:len(x)] = x * 2 + 1\n",
         assumptions=("tensor", "pure", "independent-iterations", "broadcast", "hot-loop",
-                     "every-iteration"),
+                     "every-iteration", "step-share"),
     ),
     fix=Fix(
         apply=fix_elementwise_loop,

@@ -214,7 +214,21 @@ class Lowerer:
         if f.kind == "class" and f.framework:
             return (Fact("module", f.framework, "proved",
                          f"{callee.name} subclasses a {f.framework} module class"), "", "construct")
+        constructed = self._constructed_kind(qualname)
+        if constructed is not None:  # `torch.Tensor(rows)`: the tensor class itself
+            kind, framework = constructed
+            return (Fact(kind, framework, "proved", f"`{qualname}(...)` constructs a {kind}"),
+                    qualname, "construct")
         return UNKNOWN, qualname, "unknown" if not qualname else ""
+
+    def _constructed_kind(self, qualname: str) -> tuple[str, str] | None:
+        """(kind, framework) when `qualname` is the class the catalogue gives a tensor kind
+        (`torch.Tensor` for `tensor.torch`): calling it makes a value of that kind."""
+        for key, cls in self.catalogue.kind_class.items():
+            kind, _, framework = key.partition(".")
+            if cls == qualname and kind == "tensor":
+                return kind, framework
+        return None
 
     # --- statements --------------------------------------------------------------------
 
