@@ -950,6 +950,8 @@ class Lowerer:
             ops.append(s(_CMPOPS[type(c.operator).__name__]))
         op = self.op("host.compare", node, [o.value for o in operands], 1,
                      {"ops": ir.ArrayAttr.get(ops)})
+        if all(ir.StringAttr(o).value in ("is", "isnot") for o in ops):
+            return V(op.result, Fact("scalar"))  # an identity test is a Python bool
         tensor = next((o.fact for o in operands if o.fact.kind == "tensor"), None)
         if tensor is not None:
             attach(op, tensor)
