@@ -8,7 +8,10 @@ fix may take several hints with it (hoisting `(w @ v).sum()` hoists `w @ v`) or 
 another, so the counts are compared per file: a file where analyze promises a safe fix
 and refactor applies none breaks the promise.
 
-    python bench/one_truth.py [--only NAME ...]
+    python bench/one_truth.py [--only NAME ...] [--list]
+
+`--list` prints each file's applied safe fixes (`APPLIED source: file: HARP201 x2`): the
+programs `bench/verify_corpus.py` can run to check that the fixes work.
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ def _json(cmd: list[str], cwd: Path) -> dict | None:
         return None
 
 
-def compare(source) -> tuple[Counter, Counter, list[str]]:
+def compare(source) -> tuple[Counter, Counter, list[str], dict[str, Counter]]:
     """(safe fixes promised per id, safe fixes applied per id, files that break the
-    promise) for one source."""
+    promise, the safe fixes applied per file and id) for one source."""
     paths = [p for p in source.paths if (source.root / p).exists()]
     common = ["--output-format", "json", "--no-config"]
     for pattern in source.exclude:
@@ -51,7 +54,9 @@ def compare(source) -> tuple[Counter, Counter, list[str]]:
     broken = sorted({h["span"]["file"] for h in analysed.get("hints", []) if h["fix"] == "safe"
                      and not any(a["safety"] == "safe" for a in by_file.get(h["span"]["file"],
                                                                               []))})
-    return promised, applied, broken
+    per_file = {file: Counter(a["id"] for a in fixes if a["safety"] == "safe")
+                for file, fixes in by_file.items()}
+    return promised, applied, broken, {f: c for f, c in per_file.items() if c}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repos", type=Path, default=ecosystem.CACHE / "repos")
     p.add_argument("--mirrors", type=Path, default=ecosystem.MIRRORS)
     p.add_argument("--cache", type=Path, default=ecosystem.CACHE)
+    p.add_argument("--list", action="store_true", help="print each file's applied safe fixes")
     args = p.parse_args(argv)
     promised_all, applied_all, broken_all = Counter(), Counter(), []
     for source in ecosystem.load_corpus():
@@ -72,13 +78,16 @@ def main(argv: list[str] | None = None) -> int:
         if source.skipped:
             print(f"skipped {source.name}: {source.skipped}")
             continue
-        promised, applied, broken = compare(source)
+        promised, applied, broken, per_file = compare(source)
         promised_all += promised
         applied_all += applied
         broken_all += [f"{source.name}: {f}" for f in broken]
         print(f"{source.name}: promised {sum(promised.values())}, applied "
               f"{sum(applied.values())}" + (f", broken in {len(broken)} file(s)" if broken
                                              else ""), flush=True)
+        for file, fixes in sorted(per_file.items()) if args.list else ():
+            print(f"APPLIED {source.name}: {file}: " +
+                  ", ".join(f"{i} x{n}" if n > 1 else i for i, n in sorted(fixes.items())))
     print(f"\n{'id':<9}{'promised':>9}{'applied':>9}")
     for hint_id in sorted(promised_all | applied_all):
         print(f"{hint_id:<9}{promised_all[hint_id]:>9}{applied_all[hint_id]:>9}")
