@@ -15,7 +15,7 @@ import os
 import stat
 import tempfile
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harp_ir import codemods
@@ -97,6 +97,7 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
     outcome = Outcome(path, source, source)
     tried: set[tuple] = set()
     declined: dict[tuple, tuple[Hint, str]] = {}
+    found_in: dict[tuple, str] = {}  # the text each declined hint was found in
     retry: set[tuple] = set()  # declined by a codemod: may succeed after a fix
     found: list[Hint] = []
     applied: dict[tuple, set[int]] = {}  # a hint's text -> the occurrences fixed
@@ -118,21 +119,25 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
         if safety == "unsafe" and not unsafe:
             because = f"{fix.unsafe_because}; " if fix.unsafe_because else ""
             declined[key] = (hint, f"unsafe fix: {because}pass --unsafe-fixes to apply it")
+            found_in[key] = outcome.source
             continue
         try:
             fixed, conditions = codemods.apply(outcome.source, hint)
         except codemods.Decline as e:
             declined[key] = (hint, str(e))
+            found_in[key] = outcome.source
             retry.add(key)
             continue
         except Exception as e:  # noqa: BLE001  (a codemod bug must not cost the user a file)
             declined[key] = (hint, f"the codemod failed ({type(e).__name__}: {e})")
+            found_in[key] = outcome.source
             continue
         if conditions:
             safety = "unsafe"
             if not unsafe:
                 declined[key] = (hint, f"unsafe fix: it needs {'; '.join(conditions)}, "
                                        f"which is not proved; pass --unsafe-fixes to apply it")
+                found_in[key] = outcome.source
                 continue
         outcome.source = fixed
         outcome.applied.append((hint, safety))
@@ -141,8 +146,30 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
         tried -= retry  # the code changed: `y = f(x)` can move once `x = ...` has moved
         retry.clear()
     remaining = set(_keys(found, outcome.source.splitlines(), applied))
-    outcome.declined = [d for key, d in declined.items() if key in remaining]
+    outcome.declined = [(_as_read(hint, key, found_in[key], source), reason)
+                        for key, (hint, reason) in declined.items() if key in remaining]
     return outcome
+
+
+def _as_read(hint: Hint, key: tuple, text: str, source: str) -> Hint:
+    """`hint`, found in `text` (the file as rewritten by the fixes before it was declined),
+    placed in `source`, the file as read: a decline names the line the user has (and a
+    notebook's cell is found from the file), not a line of a rewrite never written. The
+    statement is found by its text and occurrence, as `_keys` identifies it."""
+    if text == source:
+        return hint
+    lines, now = source.splitlines(), text.splitlines()
+    places = [i for i, line in enumerate(lines) if line.strip() == key[2]]
+    if key[3] >= len(places) or not 0 < hint.span.line <= len(now):
+        return hint
+    line = places[key[3]] + 1
+    shift = line - hint.span.line
+    indent = (len(lines[line - 1]) - len(lines[line - 1].lstrip())) - \
+        (len(now[hint.span.line - 1]) - len(now[hint.span.line - 1].lstrip()))
+    one_line = hint.span.end_line == hint.span.line
+    return replace(hint, span=replace(
+        hint.span, line=line, col=hint.span.col + indent, end_line=hint.span.end_line + shift,
+        end_col=hint.span.end_col + (indent if one_line else 0)))
 
 
 def _keys(found: list[Hint], lines: list[str], applied: dict[tuple, set[int]]

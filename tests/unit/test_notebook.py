@@ -4,6 +4,7 @@ changed code cells' source, and the fixed notebook computes what the original di
 import contextlib
 import io
 import json
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -328,3 +329,30 @@ def test_python2_cells_are_analysed_and_never_rewritten(tmp_path, capsys):
     assert after.cells[3].source != before.cells[3].source  # the fixed cell
     assert [c.source for i, c in enumerate(after.cells) if i != 3] == \
         [c.source for i, c in enumerate(before.cells) if i != 3]
+
+
+def test_a_decline_after_a_fix_names_the_line_the_user_has(tmp_path, capsys):
+    """A fix in an earlier cell adds a line; a fix declined in a later cell is reported at
+    its line in the notebook as read (the cell is found from the file), not at the line
+    the earlier fix's rewrite moved it to."""
+    codemods = Path(__file__).resolve().parents[1] / "codemods"
+    first = (codemods / "host_sync_item.in.py").read_text()  # its fix adds a line
+    second = (codemods / "sample_without_replacement_declines.in.py").read_text()
+    declined_at = second.splitlines().index(
+        "    idx = np.random.choice(400000, 32, replace=False)") + 1
+    path = tmp_path / "nb.ipynb"
+    make_notebook(path, [new_code_cell(first), new_code_cell(second)])
+    harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format", "json",
+               str(path)])
+    report = json.loads(capsys.readouterr().out)
+    assert [a["id"] for f in report["files"] for a in f["applied"]] == ["HARP201"]
+    [decline] = [d for d in report["declined"] if d["id"] == "HARP505"]
+    assert (decline["span"]["cell"], decline["span"]["line"]) == (2, declined_at)
+    # the same two programs in one .py file: the line of the file as read
+    script = tmp_path / "both.py"
+    script.write_text(first + second)
+    harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format", "json",
+               str(script)])
+    [decline] = [d for d in json.loads(capsys.readouterr().out)["declined"]
+                 if d["id"] == "HARP505"]
+    assert decline["span"]["line"] == len(first.splitlines()) + declined_at
