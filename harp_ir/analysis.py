@@ -1031,16 +1031,25 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
     return found
 
 
+def iterated_range(iterable: ir.Value) -> ir.Operation | None:
+    """The `range(...)` call a loop iterates, directly or through `reversed(...)` (a return
+    or an advantage computed from the last time step back); None for anything else."""
+    made = producer(iterable)
+    if made is not None and string_attr(made, "qualname") == "builtins.reversed" and \
+            len(made.operands) == 2:
+        made = producer(made.operands[1])
+    return made if made is not None and made.name == "host.call" and \
+        string_attr(made, "qualname") == "builtins.range" and \
+        2 <= len(made.operands) <= 3 else None
+
+
 def _picks_one_iteration(op: ir.Operation, loop: ir.Operation) -> bool:
     """`t == n - 1` in `for t in ...`: the loop's variable, which takes each value of a
     `range` once, tested against a value the loop does not change holds on one iteration."""
     if op.name != "host.compare" or strings_attr(op, "ops") != ["eq"] or \
             loop.name != "host.for" or len(op.operands) != 2:
         return False
-    made = producer(loop.operands[0])
-    if made is not None and string_attr(made, "qualname") == "builtins.reversed":
-        made = producer(made.operands[1]) if len(made.operands) == 2 else None
-    if made is None or string_attr(made, "qualname") != "builtins.range":
+    if iterated_range(loop.operands[0]) is None:
         return False
     target = string_attr(loop, "target")
     for mine, other in (op.operands, reversed(list(op.operands))):

@@ -34,6 +34,7 @@ from harp_ir.analysis import (
     holds,
     in_compiled_function,
     int_attr,
+    iterated_range,
     producer,
     record_hint,
     same_op,
@@ -177,29 +178,19 @@ def _broadcast_assumptions(loop, var: str, iterable) -> list[Assumption]:
     return list(found.values())
 
 
-def _range_call(iterable) -> ir.Operation | None:
-    """The `range(...)` a loop iterates, directly or through `reversed(...)` (a return or
-    advantage computed from the last time step back)."""
-    made = producer(iterable)
-    if made is not None and string_attr(made, "qualname") == "builtins.reversed" and \
-            len(made.operands) == 2:
-        made = producer(made.operands[1])
-    return made if made is not None and made.name == "host.call" and \
-        string_attr(made, "qualname") == "builtins.range" and \
-        2 <= len(made.operands) <= 3 else None
-
-
 def _carried(loop) -> list[str]:
     """The locals an iteration reads before it stores them: what the iteration before
     computed (`lastgaelam` in `advantages[t] = lastgaelam = delta + g * lastgaelam`)."""
+    ops = list(walk(loop))
+    locals_ = {string_attr(o, "name") for o in ops
+               if o.name == "host.store" and not string_attr(o, "scope")}
     stored, carried = set(), []
-    for op in walk(loop):
+    for op in ops:
         name = string_attr(op, "name")
         if op.name == "host.store" and not string_attr(op, "scope"):
             stored.add(name)
-        elif op.name == "host.load" and name not in stored and name not in carried and \
-                any(string_attr(o, "name") == name for o in walk(loop)
-                    if o.name == "host.store" and not string_attr(o, "scope")):
+        elif op.name == "host.load" and name in locals_ and name not in stored and \
+                name not in carried:
             carried.append(name)
     return [n for n in carried if n != string_attr(loop, "target")]
 
@@ -238,16 +229,16 @@ def run(module, pass_=None) -> None:
             if reads:
                 _report_host_reads(loop, var, iterable, reads)
             continue
-        ranged = _range_call(iterable)
+        ranged = iterated_range(iterable)
         carried = _carried(loop) if ranged is not None else []
         tensor = ""
         if ranged is not None:
             tensor = _sized_tensor(list(ranged.operands)[-1])
             if not _indexed_by(loop, var):
                 continue
-            if carried and _only_arithmetic(loop) and (tensor or _written_tensor(loop, var)):
-                _report_recurrence(loop, var, iterable, tensor or _written_tensor(loop, var),
-                                   carried)
+            over = (tensor or _written_tensor(loop, var)) if carried else ""
+            if over and _only_arithmetic(loop):
+                _report_recurrence(loop, var, iterable, ranged, over, carried)
                 continue
             if not tensor or len(ranged.operands) != 2 or \
                     producer(iterable) is not ranged:
@@ -268,7 +259,8 @@ def run(module, pass_=None) -> None:
         ])
 
 
-def _report_recurrence(loop, var: str, iterable, tensor: str, carried: list[str]) -> None:
+def _report_recurrence(loop, var: str, iterable, ranged, tensor: str,
+                       carried: list[str]) -> None:
     """HARP401 for a recurrence over time steps (a discounted return, GAE): it cannot be
     one element-wise op, but each iteration runs framework ops on single elements (a
     dispatch each, a kernel launch each on a GPU) where host numbers cost a fraction."""
@@ -296,8 +288,7 @@ def _report_recurrence(loop, var: str, iterable, tensor: str, carried: list[str]
             f"about {ops} small ops per step, beside a step that runs a model (and an "
             f"environment): a few percent of it"))
     assumptions = [*_tensor_assumptions(loop, var, iterable), *rate]
-    ranged = _range_call(iterable)
-    if ranged is not None and small_range(ranged, settings=True):
+    if small_range(ranged, settings=True):
         assumptions.append(Assumption("hot-loop", describe_loop(loop), "high", "speculated",
                                       "the loop runs a handful of times"))
     record_hint(loop, HINT, message, assumptions)
@@ -307,7 +298,7 @@ def _steps_loop(loop, outer) -> ir.Operation | None:
     """The loop of model work that the same iteration of `outer` runs beside `loop` with
     the same `range` bound (`for step in range(args.num_steps)` collecting a rollout, then
     `for t in reversed(range(args.num_steps))` over it), or None."""
-    mine = _range_call(loop.operands[0])
+    mine = iterated_range(loop.operands[0])
     key = _bound_key(list(mine.operands)[-1]) if mine is not None else None
     if key is None:
         return None
@@ -315,7 +306,7 @@ def _steps_loop(loop, outer) -> ir.Operation | None:
         if other.name != "host.for" or same_op(other, loop) or holds(other, loop) or \
                 holds(loop, other) or not does_model_work(other, strict=True):
             continue
-        theirs = _range_call(other.operands[0])
+        theirs = iterated_range(other.operands[0])
         if theirs is not None and _bound_key(list(theirs.operands)[-1]) == key:
             return other
     return None
