@@ -27,6 +27,8 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     enclosing_scope,
+    holds,
+    loops_around,
     producer,
     record_hint,
     same_op,
@@ -142,14 +144,43 @@ def run(module, pass_=None) -> None:
                 "history-unread", accumulator, "medium", "speculated",
                 f"`{accumulator}` is used as a tensor ({read}): a printed tensor shows its "
                 f"`grad_fn`")
-            record_hint(load, HINT, message, [
+            assumptions = [
                 Assumption("tensor", loss, "low", "proved",
                            f"`{loss}.backward()` runs on it in the loop"),
                 Assumption("no-backward", accumulator, "low", "proved",
                            f"`{loss}.backward()` frees the graph the sum keeps (no "
                            f"`retain_graph`), so no backward can run through it"),
                 history,
-            ])
+            ]
+            reset = _reset(accumulator, loop)
+            if reset:
+                # backward has freed each graph's saved tensors: what the sum keeps is its
+                # autograd nodes, until it is rebound; blind readers judged the 5 corpus
+                # hints of this form (reset each epoch) FALSE
+                assumptions.append(Assumption(
+                    "step-share", accumulator, "high", "speculated",
+                    f"backward frees the tensors each step's graph saved, so `{accumulator}` "
+                    f"keeps only autograd nodes (about a kilobyte a step), and {reset}"))
+            record_hint(load, HINT, message, assumptions)
+
+
+def _reset(accumulator: str, loop) -> str:
+    """How the sum's kept history is let go before the run ends: it is rebound in a loop
+    around `loop` (`avg_cost = 0` each epoch), or it is a local of the function `loop` is
+    the outermost loop of (a per-epoch helper: it goes when the call returns). "" when it
+    lives across the whole run (module level, or bound before an epoch loop)."""
+    around = loops_around(loop)
+    for outer in around:
+        if any(o.name == "host.store" and string_attr(o, "name") == accumulator and
+               not holds(loop, o) for o in walk(outer)):
+            return f"it is rebound on every iteration of {describe_loop(outer)}"
+    scope = enclosing_scope(loop)
+    if scope.name == "host.func" and not around and not string_attr(
+            next((o for o in walk(scope) if o.name == "host.store" and
+                  string_attr(o, "name") == accumulator), loop), "scope"):
+        return (f"it is a local of `{string_attr(scope, 'sym_name')}`, let go when the call "
+                f"returns")
+    return ""
 
 
 # --- the fix ------------------------------------------------------------------------------
@@ -187,7 +218,7 @@ RULE = Rule(
               "    loss = loss_fn(model(x), y)\n"
               "    loss.backward()\n"
               "    total_loss += loss.detach()\n",
-        assumptions=("tensor", "no-backward", "history-unread"),
+        assumptions=("tensor", "no-backward", "history-unread", "step-share"),
     ),
     fix=Fix(
         apply=fix_detach,

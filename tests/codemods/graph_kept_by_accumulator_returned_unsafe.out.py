@@ -6,16 +6,16 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(6)]
 
 
-def train_epoch():
-    total = torch.zeros(())
-    for x, y in loader:
-        opt.zero_grad()
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        loss.backward()
-        opt.step()
-        total = total + loss.detach() * x.shape[0]
+def train(epochs):
+    total = torch.zeros(())  # over every epoch: every step's autograd nodes stay
+    for epoch in range(epochs):
+        for x, y in loader:
+            opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            opt.step()
+            total = total + loss.detach() * x.shape[0]
     return total  # the caller could read its history: unproved
 
 
-for epoch in range(3):
-    print(epoch, round(train_epoch().item(), 5))
+print(round(train(3).item(), 5))
