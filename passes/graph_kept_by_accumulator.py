@@ -2,10 +2,12 @@
 
 Finds: `total += loss` (or `total = total + loss / n`, `losses.append(loss)`) in a PyTorch
 training loop, where `loss.backward()` runs in the same loop, so `loss` surely records a
-graph. The sum is then a tensor whose history links every iteration's graph: they stay
-alive until the accumulator does (an epoch, or the whole run), and memory grows with
-each step. This is the first item of PyTorch's FAQ ("Don't accumulate history across
-your training loop").
+graph. The sum is then a tensor whose history links every iteration's graph: its nodes
+stay alive until the accumulator does, and memory grows with each step. This is the first
+item of PyTorch's FAQ ("Don't accumulate history across your training loop"). Backward
+has freed the tensors the graph saved, so what stays is about a kilobyte of nodes a step:
+without bound for a sum kept across the whole run, let go each epoch for a sum rebound per
+epoch or local to a per-epoch function (then a high-risk step-share speculation).
 
 Assumes (proved on the IR where it says so): `loss.backward()` runs in the loop without
 `retain_graph`/`create_graph`, so the graph kept by the sum has been freed and cannot be
@@ -206,9 +208,10 @@ RULE = Rule(
         name="graph-kept-by-accumulator",
         finds="a loss accumulated with its autograd graph (`total += loss`, "
               "`losses.append(loss)`) in a loop that calls `loss.backward()`",
-        why="the sum links every iteration's graph: they stay alive as long as the "
-            "accumulator, so memory grows on every step (PyTorch FAQ: don't accumulate "
-            "history across your training loop)",
+        why="the sum links every iteration's graph: its autograd nodes stay alive as long as "
+            "the accumulator (backward has freed the tensors they saved), so memory grows on "
+            "every step, without bound when the sum lives for the whole run (PyTorch FAQ: "
+            "don't accumulate history across your training loop)",
         refactoring="accumulate `loss.detach()` (or `loss.item()`)",
         before="for x, y in loader:\n"
                "    loss = loss_fn(model(x), y)\n"
