@@ -44,8 +44,6 @@ PROGRAMS = [
      for gan in ("GAN", "LSGAN", "CGAN", "ACGAN", "infoGAN", "EBGAN", "BEGAN", "DRAGAN")]
 #: refactorable programs of the corpus that cannot run here, and why
 CANNOT_RUN = {
-    "hunkim+DeepLearningZeroToAll@60c707e02af7/pytorch/lab-10-* (HARP504 x5)": "the original "
-    "fails on current torch (`avg_cost.data[0]` of a 0-d tensor)",
     "L1aoXingyu+pytorch-beginner@a57dd7ea35c9/09-Generative Adversarial network/conv_gan.py "
     "(HARP304), 06-Natural Language Process/seq-lstm.py (HARP402)": "the originals fail on "
     "current torch (`loss.data[0]` of a 0-d tensor)",
