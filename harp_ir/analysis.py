@@ -1856,6 +1856,14 @@ def _one_level_of_parameters():
         _RESOLVING_PARAMETERS = False
 
 
+def is_parameter(value: ir.Value, func: ir.Operation) -> bool:
+    """Whether `value` is a parameter of the `host.func` `func` (an argument of its own
+    block), not a loop's or a comprehension's variable."""
+    block = value.owner
+    return func.name == "host.func" and isinstance(block, ir.Block) and \
+        same_op(block.owner, func)
+
+
 def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | None:
     """The argument every call in this file of the function reading the parameter `value`
     passes for it, each with its call (`evaluate(loader, net)` gives `net` for `model`);
@@ -1869,11 +1877,9 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
     if stored is None:  # a parameter rebound later: `x = x.view(...)` after this load
         reached = reaching_store(load)
         stored = reached.operands[0] if reached is not None else None
-    block = stored.owner if stored is not None else None
-    if func.name != "host.func" or not isinstance(block, ir.Block) or \
-            not same_op(block.owner, func) or stored not in list(block.arguments):
-        return None  # not a parameter (a loop's or a comprehension's variable)
-    index = list(block.arguments).index(stored)
+    if stored is None or not is_parameter(stored, func):
+        return None
+    index = list(stored.owner.arguments).index(stored)
     names, kinds = strings_attr(func, "arg_names"), strings_attr(func, "arg_kinds")
     if index >= len(names) or kinds[index] in ("vararg", "kwarg"):
         return None

@@ -21,6 +21,7 @@ from harp_ir.analysis import (
     enclosing_loop,
     enclosing_scope,
     frequency,
+    is_parameter,
     loader_batch_place,
     names_device,
     on_cpu,
@@ -65,9 +66,8 @@ def host_tensor(value: ir.Value, depth: int = 0) -> bool:
     if depth > 4:
         return False
     if op is None:  # `d` of `for d in data`: an element of host tensors
-        loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
-        return loop is not None and loop.name == "host.for" and \
-            _holds_host_tensors(loop.operands[0], depth + 1)
+        iterated = _iterated(value)
+        return iterated is not None and _holds_host_tensors(iterated, depth + 1)
     if op.name == "host.unpack":  # `img, label = data` of a batch
         return host_tensor(op.operands[0], depth + 1)
     if op.name == "host.load":
@@ -158,6 +158,12 @@ def _gather_by_host_indices(op: ir.Operation) -> bool:
         device_tensor(op.operands[0])
 
 
+def _iterated(value: ir.Value) -> ir.Value | None:
+    """What the `for` loop whose variable `value` is iterates, or None."""
+    loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
+    return loop.operands[0] if loop is not None and loop.name == "host.for" else None
+
+
 def _holds_host_tensors(value: ir.Value, depth: int, seen: frozenset = frozenset()) -> bool:
     """Whether the elements of the container `value` are tensors in host memory (what a
     copy of one to the device waits for): a loader's batch, a tuple, list or comprehension
@@ -171,9 +177,8 @@ def _holds_host_tensors(value: ir.Value, depth: int, seen: frozenset = frozenset
     if loader_batch_place(value) is not None:
         return True
     if op is None:  # an element of a loop's iterable: a batch of host tensors' fields
-        loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
-        return loop is not None and loop.name == "host.for" and \
-            _holds_host_tensors(loop.operands[0], depth + 1, seen)
+        iterated = _iterated(value)
+        return iterated is not None and _holds_host_tensors(iterated, depth + 1, seen)
     if op.name == "host.unpack":  # `(data, target)` of such an element
         return _holds_host_tensors(op.operands[0], depth + 1, seen)
     if op.name in ("host.tuple", "host.list"):
@@ -203,17 +208,11 @@ def _holds_host_tensors(value: ir.Value, depth: int, seen: frozenset = frozenset
             stores.append(o)
     if not stores:
         return False
-    handed = [s for s in stores if _parameter(s.operands[0], scope)]
+    handed = [s for s in stores if is_parameter(s.operands[0], scope)]
     if handed:
         return len(handed) == len(stores)  # an iterable from outside the program
     return all(_holds_host_tensors(s.operands[0], depth + 1, seen | {name})
                for s in stores)
-
-
-def _parameter(value: ir.Value, func: ir.Operation) -> bool:
-    block = value.owner
-    return func.name == "host.func" and isinstance(block, ir.Block) and \
-        same_op(block.owner, func)
 
 
 @per_run()

@@ -97,7 +97,7 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
     outcome = Outcome(path, source, source)
     tried: set[tuple] = set()
     declined: dict[tuple, tuple[Hint, str]] = {}
-    found_in: dict[tuple, str] = {}  # the text each declined hint was found in
+    found_in: dict[tuple, str] = {}  # the text each tried hint was found in
     retry: set[tuple] = set()  # declined by a codemod: may succeed after a fix
     found: list[Hint] = []
     applied: dict[tuple, set[int]] = {}  # a hint's text -> the occurrences fixed
@@ -112,6 +112,7 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
             break
         hint, key = todo[0]
         tried.add(key)
+        found_in[key] = outcome.source  # where a decline of it is placed back from
         fix = codemods.fix_for(hint.id)
         if fix is None or allow is not None and key not in allow:
             continue
@@ -119,25 +120,21 @@ def refactor_source(source: str, path: Path, feedback: Feedback, unsafe: bool = 
         if safety == "unsafe" and not unsafe:
             because = f"{fix.unsafe_because}; " if fix.unsafe_because else ""
             declined[key] = (hint, f"unsafe fix: {because}pass --unsafe-fixes to apply it")
-            found_in[key] = outcome.source
             continue
         try:
             fixed, conditions = codemods.apply(outcome.source, hint)
         except codemods.Decline as e:
             declined[key] = (hint, str(e))
-            found_in[key] = outcome.source
             retry.add(key)
             continue
         except Exception as e:  # noqa: BLE001  (a codemod bug must not cost the user a file)
             declined[key] = (hint, f"the codemod failed ({type(e).__name__}: {e})")
-            found_in[key] = outcome.source
             continue
         if conditions:
             safety = "unsafe"
             if not unsafe:
                 declined[key] = (hint, f"unsafe fix: it needs {'; '.join(conditions)}, "
                                        f"which is not proved; pass --unsafe-fixes to apply it")
-                found_in[key] = outcome.source
                 continue
         outcome.source = fixed
         outcome.applied.append((hint, safety))

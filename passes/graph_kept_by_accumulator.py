@@ -177,12 +177,13 @@ def _reset(accumulator: str, loop) -> str:
                not holds(loop, o) for o in walk(outer)):
             return f"it is rebound on every iteration of {describe_loop(outer)}"
     scope = enclosing_scope(loop)
-    if scope.name == "host.func" and not around and not string_attr(
-            next((o for o in walk(scope) if o.name == "host.store" and
-                  string_attr(o, "name") == accumulator), loop), "scope"):
-        return (f"it is a local of `{string_attr(scope, 'sym_name')}`, let go when the call "
-                f"returns")
-    return ""
+    if scope.name != "host.func" or around:
+        return ""
+    first = next((o for o in walk(scope) if o.name == "host.store" and
+                  string_attr(o, "name") == accumulator), None)
+    if first is not None and string_attr(first, "scope"):
+        return ""  # a `global` or `nonlocal` sum outlives the call
+    return f"it is a local of `{string_attr(scope, 'sym_name')}`, let go when the call returns"
 
 
 # --- the fix ------------------------------------------------------------------------------

@@ -77,6 +77,10 @@ class Lowerer:
         self.positions = positions(tree)
         self.filename = filename
         self.catalogue = api_catalogue.load()
+        #: the classes the catalogue gives a tensor kind (`torch.Tensor`) -> their framework
+        self.tensor_classes = {cls: key.partition(".")[2]
+                               for key, cls in self.catalogue.kind_class.items()
+                               if key.partition(".")[0] == "tensor"}
         self.obj = ir.Type.parse("!host.obj")
         self.ips: list[ir.InsertionPoint] = []
         self.scopes: list[Scope] = [Scope("module")]
@@ -214,21 +218,10 @@ class Lowerer:
         if f.kind == "class" and f.framework:
             return (Fact("module", f.framework, "proved",
                          f"{callee.name} subclasses a {f.framework} module class"), "", "construct")
-        constructed = self._constructed_kind(qualname)
-        if constructed is not None:  # `torch.Tensor(rows)`: the tensor class itself
-            kind, framework = constructed
-            return (Fact(kind, framework, "proved", f"`{qualname}(...)` constructs a {kind}"),
-                    qualname, "construct")
+        if qualname in self.tensor_classes:  # `torch.Tensor(rows)`: the tensor class itself
+            return (Fact("tensor", self.tensor_classes[qualname], "proved",
+                         f"`{qualname}(...)` constructs a tensor"), qualname, "construct")
         return UNKNOWN, qualname, "unknown" if not qualname else ""
-
-    def _constructed_kind(self, qualname: str) -> tuple[str, str] | None:
-        """(kind, framework) when `qualname` is the class the catalogue gives a tensor kind
-        (`torch.Tensor` for `tensor.torch`): calling it makes a value of that kind."""
-        for key, cls in self.catalogue.kind_class.items():
-            kind, _, framework = key.partition(".")
-            if cls == qualname and kind == "tensor":
-                return kind, framework
-        return None
 
     # --- statements --------------------------------------------------------------------
 
