@@ -246,8 +246,35 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
                 continue
             beside[folder] = len(tasks)
         tasks.append(Task(root, files, targets))
+    tasks = _join_subfolders(tasks, set(beside))
     everything = frozenset(t.resolve() for task in tasks for t in task.targets)
     return [replace(task, also_reported=everything) for task in tasks], errors
+
+
+def _join_subfolders(tasks: list[Task], folders: set[Path]) -> list[Task]:
+    """A folder given beside files of a folder above it (`train.py model.py modules`) is
+    part of their program: `train.py` calls what `modules/` defines, and how often that
+    code runs, and under what, is known only from those calls. Separate folders stay
+    separate programs."""
+    groups = {t.root.resolve(): i for i, t in enumerate(tasks)
+              if t.root is not None and t.root.resolve() in folders}
+    joins: dict[int, list[Task]] = {}
+    kept = []
+    for i, task in enumerate(tasks):
+        root = task.root.resolve() if task.root is not None else None
+        above = [folder for folder in groups
+                 if root is not None and root != folder and root.is_relative_to(folder)]
+        if above:  # the outermost: a folder inside a folder inside it joins it too
+            joins.setdefault(groups[min(above, key=lambda f: len(f.parts))], []).append(task)
+        else:
+            kept.append(i)
+    result = []
+    for i in kept:
+        task = tasks[i]
+        for part in joins.get(i, []):
+            task = Task(task.root, task.program + part.program, task.targets + part.targets)
+        result.append(task)
+    return result
 
 
 def run_task(task: Task) -> tuple[list[Hint], list[str], list[str], list[str]]:

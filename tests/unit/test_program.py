@@ -123,3 +123,35 @@ def test_star_import_of_a_library_stays_opaque(ctx, tmp_path):
     reasons = [string_attr(op, "reason") for op in walk(module.operation)
                if op.name == "host.opaque" and "train.py" in str(op.location)]
     assert reasons == ["from torch.nn import *"]
+
+
+#: a decoder in a folder, run only by an evaluation under `no_grad` in the file above it
+EVALUATED = {
+    "modules/__init__.py": "",
+    "modules/decoder.py": (
+        "import torch\nfrom torch import nn\n\n\nclass Decoder(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n"
+        "        self.out = nn.Linear(4, 4)\n\n"
+        "    def forward(self, h, steps):\n"
+        "        probs = torch.zeros(steps, 4)\n"
+        "        for i in range(steps):\n"
+        "            probs[i] = self.out(h).sum(0)\n"
+        "        return probs\n"),
+    "evaluate.py": (
+        "import torch\nfrom modules.decoder import Decoder\n\ndecoder = Decoder()\n"
+        "with torch.no_grad():\n    for h in [torch.randn(2, 4) for _ in range(50)]:\n"
+        "        print(decoder(h, 20))\n"),
+}
+
+
+def test_a_folder_beside_the_files_above_it_is_part_of_their_program(ctx, tmp_path):
+    """`harp analyze evaluate.py modules`: the decoder's loop runs only under the caller's
+    `no_grad`, which only the whole program shows (alone, `modules` would get a HARP303)."""
+    write(tmp_path, EVALUATED)
+    alone, _ = analyze_paths([str(tmp_path / "modules")])
+    assert [h.id for h in alone] == ["HARP303"]
+    together, errors = analyze_paths([str(tmp_path / "evaluate.py"), str(tmp_path / "modules")])
+    assert errors == [] and together == []
+    # the folder first, then the file: the same program
+    reversed_order, _ = analyze_paths([str(tmp_path / "modules"), str(tmp_path / "evaluate.py")])
+    assert reversed_order == []
