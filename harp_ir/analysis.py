@@ -1537,18 +1537,20 @@ def _instance_call(call: ir.Operation) -> ir.Operation | None:
 
 
 def _call_method(cls: ir.Operation) -> ir.Operation | None:
-    """What calling an instance of `cls` runs: its `__call__`, or a module's `forward`."""
+    """What calling an instance of `cls` runs: its `__call__`, or a module's `forward`
+    (a Keras model's or layer's `call`)."""
     methods = class_methods(cls)
     if "__call__" in methods:
         return methods["__call__"]
-    return methods.get("forward") if module_class(cls) else None
+    return methods.get("forward") or methods.get("call") if module_class(cls) else None
 
 
 def _instance_classes(value: ir.Value) -> list[ir.Operation]:
     """The program classes `value` may be an instance of when the code binds it in several
-    places, each to an instance of a program class: an attribute its class stores in
-    several branches (`self.dist = Categorical(...)` or `DiagGaussian(...)`), a name bound
-    so (`_classes_bound`)."""
+    places, each to an instance of a program class or of a library's module: an attribute
+    its class stores in several branches (`self.dist = Categorical(...)` or
+    `DiagGaussian(...)`; `self.head = nn.Linear(...)` or `Attention(...)`, whose call runs
+    no function of the program), a name bound so (`_classes_bound`)."""
     made = producer(value)
     if made is None:
         return []
@@ -1556,8 +1558,16 @@ def _instance_classes(value: ir.Value) -> list[ir.Operation]:
         return _classes_bound(value)
     if made.name != "host.getattr":
         return []
-    classes = _attribute_classes(made)
+    classes = _attribute_classes(made, library=False)
     return classes if classes and all(c is not None for c in classes) else []
+
+
+def _library_module(made: ir.Operation | None) -> bool:
+    """Whether `made` constructs a module of a library (`nn.Linear(...)`, named by its
+    qualified name; a class of the program has none)."""
+    return made is not None and made.name == "host.call" and \
+        string_attr(made, "effect") == "construct" and \
+        string_attr(made, "harp.kind") == "module" and bool(string_attr(made, "qualname"))
 
 
 def module_class(cls: ir.Operation) -> bool:
@@ -1726,16 +1736,34 @@ _RETURNS_SELF = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "doubl
 
 def _class_stores(scope: ir.Operation, name: str) -> list[ir.Operation]:
     """The stores of `name` in `scope` that may bind it to an instance of another class:
-    `net = net.cuda()` (a module method returning the module) is left out."""
+    `net = net.cuda()` (a module method returning the module) and `net =
+    nn.DataParallel(net).to(device)` (a wrapper that runs it) are left out."""
     found = []
     for store in _stores(scope).get(name, []):
         made = producer(store.operands[0])
-        recv = receiver(made) if made is not None and made.name == "host.call" and \
-            string_attr(made, "method") in _RETURNS_SELF else None
-        load = producer(recv) if recv is not None else None
+        inner = _unwrapped(made)
+        load = producer(inner) if inner is not None else None
         if (load is None or load.name != "host.load" or string_attr(load, "name") != name) \
                 and not _restored(made, scope):
             found.append(store)
+    return found
+
+
+def _unwrapped(made: ir.Operation | None) -> ir.Value | None:
+    """The module a call returns or runs, when it is one it was given: the receiver of a
+    module method that returns the module (`net.to(device)`), the argument of a wrapper
+    (`nn.DataParallel(net)`), through several (`nn.DataParallel(net).cuda()`); None for
+    any other op."""
+    found = None
+    while made is not None and made.name == "host.call":
+        if string_attr(made, "method") in _RETURNS_SELF and receiver(made) is not None:
+            found = receiver(made)
+        elif string_attr(made, "qualname") in catalogue.load().module_wrappers and \
+                len(made.operands) > 1:
+            found = made.operands[1]
+        else:
+            break
+        made = producer(found)
     return found
 
 
@@ -1768,11 +1796,14 @@ def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Ope
     `Cls` looked up in `scope`); None for any other op."""
     if made is None or made.name != "host.call":
         return None
-    if string_attr(made, "method") in _RETURNS_SELF and receiver(made) is not None:
-        return _constructed_class(producer(receiver(made)), scope)  # `Net().to(device)`
+    inner = _unwrapped(made)  # `Net().to(device)`, `nn.DataParallel(Net())`
+    if inner is not None:
+        return _constructed_class(producer(inner), scope)
     cls = definition(made.operands[0], scope)
     if cls is not None and cls.name == "host.getattr":
         cls = module_attribute(cls, scope)
+    elif cls is not None and cls.name == "host.import":  # `from modules.head import Head`
+        cls = imported(cls)
     return cls if cls is not None and cls.name == "host.class" else None
 
 
@@ -1796,15 +1827,18 @@ def _attribute_class(attribute: ir.Operation) -> ir.Operation | None:
     return classes[0] if len(classes) == 1 else None
 
 
-def _attribute_classes(attribute: ir.Operation) -> list[ir.Operation | None]:
+def _attribute_classes(attribute: ir.Operation,
+                       library: bool = True) -> list[ir.Operation | None]:
     """For each store of `self.x` in `self`'s class, the class it constructs (None where
-    it constructs none); [] when `self` is not an instance of a class of the file."""
+    it constructs none; a library's module left out unless `library`); [] when `self` is
+    not an instance of a class of the file."""
     owner = self_class(attribute.operands[0])
     module = host_module(owner) if owner is not None else None
     if module is None:
         return []
     stores = _attribute_stores(owner).get(string_attr(attribute, "attr"), [])
-    return [_constructed_class(producer(s.operands[1]), module) for s in stores]
+    return [_constructed_class(producer(s.operands[1]), module) for s in stores
+            if library or not _library_module(producer(s.operands[1]))]
 
 
 def made_once(value: ir.Value) -> ir.Operation | None:

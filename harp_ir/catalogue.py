@@ -51,6 +51,8 @@ class Catalogue:
     host_results: frozenset[str] = frozenset()
     #: methods of Python's containers that change their receiver (`xs.append(v)`)
     container_mutators: frozenset[str] = frozenset()
+    #: calls whose result runs the module passed first (`nn.DataParallel(model)`)
+    module_wrappers: frozenset[str] = frozenset()
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
@@ -132,6 +134,7 @@ def load() -> Catalogue:
         kind_class=dict(meta.get("kind_class", {})),
         fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
         container_mutators=frozenset(meta.get("container_mutators", ())),
+        module_wrappers=frozenset(meta.get("module_wrappers", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),
         blocking_calls=frozenset(meta.get("blocking_calls", ())),
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
