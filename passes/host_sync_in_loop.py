@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from harp_ir import callgraph, device
+from harp_ir import callgraph, catalogue, device
 from harp_ir.analysis import (
     Assumption,
     accelerator,
@@ -224,6 +224,9 @@ def _waits_anyway(op, loop) -> Assumption | None:
         why = ("a copy from pageable host memory waits for the work queued before it; "
                "pinned memory (`pin_memory=True`) and `non_blocking=True` would remove both "
                "waits")
+    elif (copy := _waited_just_before(op)) is not None:
+        what, why = _what(copy), ("nothing reaches the device between the two, so this one "
+                                  "only copies")
     else:
         copy = device.in_every_iteration(loop, lambda o: not same_op(o, op) and _needed(o))
         if copy is None:
@@ -234,6 +237,38 @@ def _waits_anyway(op, loop) -> Assumption | None:
         "only-wait", describe_loop(loop), "high", "speculated",
         f"each iteration already waits for the device at {what}"
         f"{f' (line {where.line})' if where else ''}, so this sync alone adds little: {why}")
+
+
+def _waited_just_before(op):
+    """A sync earlier in the same straight-line code (`rgbs.append(rgb.cpu().numpy())`
+    then `disps.append(disp.cpu().numpy())`) after which nothing was queued on the device:
+    it waited for all the work, so `op` finds the device idle. None when there is none, or
+    when anything that may run device work (a tensor op, a model, a function of the
+    program) comes between."""
+    block = [o.operation for o in op.block.operations]
+    at = next(i for i, o in enumerate(block) if same_op(o, op))
+    for before in reversed(block[:at]):
+        if _is_sync(before) and not _no_wait(before):
+            return before
+        if any(_may_queue_work(o) for o in (before, *walk(before))):
+            return None
+    return None
+
+
+#: calls that only touch host objects: they queue nothing on a device
+_HOST_ONLY = ("builtins.", "numpy.", "math.", "time.", "logging.", "random.")
+
+
+def _may_queue_work(op) -> bool:
+    """Whether `op` may queue work on the device: any call but a sync, a view (`.numpy()`
+    of what a sync copied, `.view(...)`: no kernel), one of Python's, NumPy's or the
+    standard library's, a print, or a change of a container."""
+    if op.name != "host.call" or _is_sync(op):
+        return False
+    if string_attr(op, "qualname").startswith(_HOST_ONLY) or \
+            string_attr(op, "effect") in ("io", "view"):
+        return False
+    return string_attr(op, "method") not in catalogue.load().container_mutators
 
 
 def _needed(op) -> bool:
