@@ -17,6 +17,7 @@ import libcst as cst
 from harp_ir import catalogue
 from harp_ir.analysis import (
     Assumption,
+    called_functions,
     describe_loop,
     in_compiled_function,
     loop_of,
@@ -26,6 +27,7 @@ from harp_ir.analysis import (
     strings_attr,
     walk,
 )
+from harp_ir.callgraph import function_name
 from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.frontend.names import dotted_name
 from harp_ir.rules import Fix, HintSpec, Rule
@@ -61,11 +63,42 @@ def run(module, pass_=None) -> None:
             message = (f"the training step under `tf.GradientTape()` in `{name}` runs eagerly: "
                        f"`{name}` is called on every iteration of {describe_loop(loop)}; "
                        f"decorate `{name}` with `@tf.function` so each step runs as one graph")
-        record_hint(op, HINT, message, [
+        assumptions = [
             Assumption("traceable", describe_loop(loop), "medium", "speculated",
                        "the step has no Python side effects that must run eagerly"),
             loop_runs(loop),
-        ], related=[site] if func is not None else [])
+        ]
+        draw = _random_draw(walk(func) if func is not None else walk(op))
+        if draw:
+            assumptions.append(Assumption(
+                "random-stream", draw, "medium", "speculated",
+                f"the step draws with {draw}: traced, each call still draws new numbers, "
+                f"but from another stream than the eager calls, so a seeded program's "
+                f"numbers change"))
+        record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
+
+
+def _random_draw(ops, depth: int = 0, seen: set | None = None) -> str:
+    """The first TensorFlow random op the step runs, in its body or in a function of the
+    program it calls (a Keras model's `call` drawing the noise of a VAE), named with where
+    it is; "" when none."""
+    seen = set() if seen is None else seen
+    for op in ops:
+        if op.name != "host.call":
+            continue
+        name = string_attr(op, "qualname")
+        if string_attr(op, "effect") == "random" and name.startswith("tensorflow."):
+            return f"`{name.replace('tensorflow.', 'tf.', 1)}`"
+        for func in called_functions(op) if depth < 4 else ():
+            key = str(func.location)
+            if key in seen:
+                continue
+            seen.add(key)
+            found = _random_draw(walk(func), depth + 1, seen)
+            if found:
+                return f"{found} in `{function_name(func)}`" if " in `" not in found \
+                    else found
+    return ""
 
 
 # --- the fix ------------------------------------------------------------------------------
@@ -152,6 +185,9 @@ def _eager_only(statements, allow_return: bool = False) -> str:
 def fix_eager_step(module, positions, hint):
     """Move the tape block, and the statements after it that apply its gradients, into a
     `@tf.function` defined before the outermost loop; call it in the loop."""
+    for assumption in hint.assumptions:
+        if assumption.kind == "random-stream":
+            unproved(f"a seeded program's numbers may change: {assumption.reason}")
     tape = node_at(positions, hint.span, cst.With)
     parents = syntax.parents(module)
     block = parents.get(tape)
@@ -419,12 +455,13 @@ RULE = Rule(
               "    ...\n"
               "for x, y in data:\n"
               "    step(x, y)\n",
-        assumptions=("loop-runs", "traceable"),
+        assumptions=("loop-runs", "traceable", "random-stream"),
     ),
     fix=Fix(
         apply=fix_eager_step,
-        summary="safe; unsafe when the step reads static shapes or calls a function of the "
-                "file (not checked for tracing)",
+        summary="safe; unsafe when the step reads static shapes, calls a function of the "
+                "file (not checked for tracing) or draws TensorFlow random numbers (a seeded "
+                "program's numbers change)",
         rewrite="the tape block and the statements after it that use its results become a "
                 "`@tf.function` step defined before the outermost loop; the loop calls it with "
                 "the names the loop binds and takes back the names used later; a tape in the "

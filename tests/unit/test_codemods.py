@@ -207,3 +207,25 @@ for step in range(100):
     assert outcome.source == src
     [(hint, reason)] = [(h, r) for h, r in outcome.declined if h.id == "HARP103"]
     assert "--unsafe-fixes" in reason and "Python state of its object" in reason
+
+
+def test_eager_step_drawing_tf_random_numbers_needs_the_flag(ctx):
+    """A traced step still draws new numbers on every call, but from another stream than
+    the eager step: a seeded program's numbers change, so the fix is opt-in. The draw is
+    found in the Keras model's `call`, which the step runs."""
+    src = ("import tensorflow as tf\n\n\nclass Noisy(tf.keras.Model):\n"
+           "    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = tf.keras.layers.Dense(1)\n\n"
+           "    def call(self, x):\n        return self.fc(x + tf.random.normal(tf.shape(x)))\n\n\n"
+           "model = Noisy()\nopt = tf.keras.optimizers.SGD(0.1)\n"
+           "for x in [tf.ones((4, 2))] * 10:\n"
+           "    with tf.GradientTape() as tape:\n"
+           "        loss = tf.reduce_mean(model(x))\n"
+           "    grads = tape.gradient(loss, model.trainable_variables)\n"
+           "    opt.apply_gradients(zip(grads, model.trainable_variables))\n")
+    outcome = refactor(src)
+    assert outcome.source == src
+    assert "--unsafe-fixes" in outcome.declined[0][1] and \
+        "tf.random.normal" in outcome.declined[0][1]
+    fixed = refactor_source(src, Path("f.py"), Feedback(), unsafe=True)
+    assert "@tf.function" in fixed.source
