@@ -465,9 +465,16 @@ def first_contact_main(args) -> int:
               f"precision {_pct(f['precision'])}; {f['found']} of {f['problems']} problems "
               f"found, recall {_pct(f['recall'])}")
         return 0
-    [source] = [s for s in load_corpus(args.corpus) if s.name == args.first_contact] or [None]
+    corpus = load_corpus(args.corpus)
+    [source] = [s for s in corpus if s.name == args.first_contact] or [None]
     if source is None:
         raise SystemExit(f"first contact: no source named {args.first_contact} in {args.corpus}")
+    seen = [s.name for s in corpus if s.name != source.name and
+            s.spec.get("repo", s.spec.get("dist")) == source.spec.get("repo",
+                                                                   source.spec.get("dist"))]
+    if seen:  # code harp was measured and tuned on is not first contact
+        raise SystemExit(f"first contact: {source.name} is the code of {seen[0]}, already in "
+                         f"{args.corpus}")
     if source.kind == "package":
         prepare_package(source, args.cache)
     else:
