@@ -26,6 +26,7 @@ generator input, a loop that builds the model it uses (a sweep), `fit` for sever
 from __future__ import annotations
 
 import libcst as cst
+from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
@@ -36,6 +37,7 @@ from harp_ir.analysis import (
     definition,
     definitions,
     describe_loop,
+    enclosing_loop,
     enclosing_scope,
     few_iterations,
     frequency,
@@ -47,7 +49,9 @@ from harp_ir.analysis import (
     loop_runs,
     passed_arguments,
     producer,
+    reaching_store,
     record_hint,
+    same_op,
     self_class,
     string_attr,
     unit_slice,
@@ -209,6 +213,48 @@ def _builds_model(loop) -> bool:
 
 #: method -> what replaces it
 _ON_BATCH = {"predict": "predict_on_batch", "fit": "train_on_batch"}
+#: Keras and TensorFlow calls that change a model's weights
+_TRAINS = ("fit", "train_on_batch", "fit_generator", "apply_gradients", "minimize")
+
+
+def _loop_element(load, loop) -> bool:
+    """Whether `load` reads what the loop binds from its element (`next_state` of `for
+    state, action, reward, next_state, done in minibatch`), not rebound since."""
+    store = reaching_store(load)
+    made = store.operands[0].owner if store is not None else None
+    if isinstance(made, ir.Block):
+        return same_op(made.owner, loop)
+    op = made.operation if made is not None else None
+    return op is not None and op.name == "host.unpack" and \
+        isinstance(op.operands[0].owner, ir.Block) and same_op(op.operands[0].owner.owner, loop)
+
+
+def independent_predict(op) -> str:
+    """The receiver of a Keras `model.predict(x)` whose `x` is an element the loop around
+    it iterates (`for state, action, reward, next_state, done in minibatch`) and whose
+    calls are independent: the input comes from the loop's own element, and nothing in the
+    loop trains that model (`fit` of another model, the online one, leaves a target model's
+    predictions the same). Its calls can be one batched call (HARP403). "" otherwise."""
+    if op.name != "host.call" or string_attr(op, "method") != "predict" or \
+            len(op.operands) < 2:
+        return ""
+    loop = enclosing_loop(op)
+    if loop is None or loop.name != "host.for":
+        return ""
+    scope = enclosing_scope(op)
+    receiver_value = producer(op.operands[0]).operands[0]
+    if not _keras_value(receiver_value, scope):
+        return ""
+    args = call_arguments(op)
+    data = next((v for k, v in args if not k), None)
+    element = producer(data) if data is not None else None
+    if element is None or element.name != "host.load" or not _loop_element(element, loop):
+        return ""
+    receiver = string_attr(op, "harp.receiver")
+    if not receiver or any(o.name == "host.call" and string_attr(o, "method") in _TRAINS and
+                           string_attr(o, "harp.receiver") == receiver for o in walk(loop)):
+        return ""
+    return receiver
 
 
 def run(module, pass_=None) -> None:
@@ -216,6 +262,8 @@ def run(module, pass_=None) -> None:
         method = string_attr(op, "method")
         if op.name != "host.call" or method not in _ON_BATCH or len(op.operands) < 2:
             continue
+        if independent_predict(op):
+            continue  # one batched call is the better fix: HARP403 reports it
         found = loop_of(op)
         if found is None:
             continue

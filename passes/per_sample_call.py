@@ -11,6 +11,11 @@ reported), one batched call does the same work at once. A loop that trains (back
 optimizer step per iteration) is not reported: each call sees the weights the previous update
 left.
 
+A Keras model's `predict(x)` with `x` the element of a minibatch the loop walks (`for
+state, action, reward, next_state, done in minibatch`) is reported here, not as HARP404,
+when nothing in the loop trains that model (a target model beside the online one's `fit`):
+the calls are independent and one batched call replaces them all.
+
 Assumes: the model treats examples (or steps) independently (no batch statistics in
 train mode, no state kept between calls).
 """
@@ -26,6 +31,7 @@ from harp_ir.analysis import (
     invariant_in,
     iterations_at_least,
     loop_mutates,
+    loop_runs,
     paced,
     producer,
     record_hint,
@@ -35,6 +41,7 @@ from harp_ir.analysis import (
     walk,
 )
 from harp_ir.callgraph import trains
+from harp_ir.passes.keras_call_in_loop import independent_predict
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP403"
@@ -128,10 +135,35 @@ def _is_load_of(op, name: str) -> bool:
     return op is not None and op.name == "host.load" and string_attr(op, "name") == name
 
 
+def _keras_examples(op) -> None:
+    """`model.predict(x)` of a Keras model on each element of a minibatch the loop walks,
+    with independent calls (`keras_call_in_loop.independent_predict`): one batched call
+    does the same work, and pays Keras's per-call set-up once."""
+    model = independent_predict(op)
+    if not model:
+        return
+    loop = enclosing_loop(op)
+    element = value_name(op.operands[1]) or "the element"
+    message = (f"Keras `{model}.predict({element})` runs on one example per iteration of "
+               f"{describe_loop(loop)}, and nothing in the loop trains `{model}`: the calls "
+               f"are independent; predict all the examples in one call "
+               f"(`{model}.predict_on_batch(np.vstack(...))`) instead of one call each, "
+               f"each of which sets up a data adapter, callbacks and a loop over batches")
+    assumptions = [Assumption("independent-examples", model, "medium", "speculated",
+                              "the model treats examples independently (no state kept "
+                              "between calls)"), loop_runs(loop)]
+    if few_iterations(loop):
+        assumptions.append(Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                                      "a handful of iterations (a constant range): "
+                                      "batching saves little"))
+    record_hint(op, HINT, message, assumptions)
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         if op.name != "host.call" or len(op.operands) < 2:
             continue
+        _keras_examples(op)
         model = _callee_is_model(op)
         loop = enclosing_loop(op) if model else None
         if loop is None or loop.name != "host.for":
@@ -186,7 +218,8 @@ RULE = Rule(
         name="per-sample-call",
         finds="a model or graph function called on one example at a time in a loop, or on "
               "one step along another axis (`emb(x[:, t])` per time step), when the calls "
-              "are independent",
+              "are independent; a Keras `predict` on each example of a minibatch the loop "
+              "walks, when nothing in the loop trains that model",
         why="each call pays the launch and Python overhead for one example, where one batched "
             "call amortises it",
         refactoring="one batched call",
