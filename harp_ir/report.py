@@ -252,18 +252,21 @@ def tasks_for(paths: list[str], jobs: int, exclude: tuple[str, ...] = ()
 
 
 def _join_subfolders(tasks: list[Task], folders: set[Path]) -> list[Task]:
-    """A folder given beside files of a folder above it (`train.py model.py modules`) is
-    part of their program: `train.py` calls what `modules/` defines, and how often that
-    code runs, and under what, is known only from those calls. Separate folders stay
-    separate programs."""
+    """A folder given beside files of a folder above it, whose modules those files import
+    by their package path (`train.py` with `from modules.prediction import Attention`,
+    given as `train.py model.py modules`), is part of their program: how often the code
+    of `modules/` runs, and under what, is known only from those calls. A folder they do
+    not import (another program kept beside them) stays a program of its own."""
     groups = {t.root.resolve(): i for i, t in enumerate(tasks)
               if t.root is not None and t.root.resolve() in folders}
+    imported = {i: _imported_names(tasks[i].program) for i in groups.values()}
     joins: dict[int, list[Task]] = {}
     kept = []
     for i, task in enumerate(tasks):
         root = task.root.resolve() if task.root is not None else None
         above = [folder for folder in groups
-                 if root is not None and root != folder and root.is_relative_to(folder)]
+                 if root is not None and root != folder and root.is_relative_to(folder) and
+                 root.relative_to(folder).parts[0] in imported[groups[folder]]]
         if above:  # the outermost: a folder inside a folder inside it joins it too
             joins.setdefault(groups[min(above, key=lambda f: len(f.parts))], []).append(task)
         else:
@@ -275,6 +278,27 @@ def _join_subfolders(tasks: list[Task], folders: set[Path]) -> list[Task]:
             task = Task(task.root, task.program + part.program, task.targets + part.targets)
         result.append(task)
     return result
+
+
+def _imported_names(files: tuple[Path, ...]) -> set[str]:
+    """The top-level names the files import absolutely (`modules` of `from modules.x
+    import y`); a file that does not parse imports nothing here (its error comes later)."""
+    import ast
+
+    names: set[str] = set()
+    for path in files:
+        try:
+            text = notebook.joined(path).source if notebook.is_notebook(path) else \
+                path.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, OSError, notebook.NotebookError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names
 
 
 def run_task(task: Task) -> tuple[list[Hint], list[str], list[str], list[str]]:

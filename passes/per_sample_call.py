@@ -225,6 +225,6 @@ RULE = Rule(
         refactoring="one batched call",
         before="preds = [model(x[i:i + 1]) for i in range(len(x))]\n",
         after="preds = model(x)\n",
-        assumptions=("tensor", "hot-loop", "independent-examples"),
+        assumptions=("tensor", "hot-loop", "independent-examples", "loop-runs"),
     ),
 )

@@ -155,3 +155,11 @@ def test_a_folder_beside_the_files_above_it_is_part_of_their_program(ctx, tmp_pa
     # the folder first, then the file: the same program
     reversed_order, _ = analyze_paths([str(tmp_path / "modules"), str(tmp_path / "evaluate.py")])
     assert reversed_order == []
+
+
+def test_a_folder_the_files_above_it_do_not_import_stays_its_own_program(ctx, tmp_path):
+    """Another program kept beside a script (`other/` importing its own `decoder`) is not
+    joined: its imports resolve from its own folder."""
+    write(tmp_path, {**EVALUATED, "evaluate.py": "print('no imports of modules/')\n"})
+    alone, _ = analyze_paths([str(tmp_path / "evaluate.py"), str(tmp_path / "modules")])
+    assert [h.id for h in alone] == ["HARP303"]
