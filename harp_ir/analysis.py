@@ -1759,8 +1759,9 @@ def _unwrapped(made: ir.Operation | None) -> ir.Value | None:
         if string_attr(made, "method") in _RETURNS_SELF and receiver(made) is not None:
             found = receiver(made)
         elif string_attr(made, "qualname") in catalogue.load().module_wrappers and \
-                len(made.operands) > 1:
-            found = made.operands[1]
+                (wrapped := next((v for k, v in call_arguments(made) if k in ("", "module")),
+                                 None)) is not None:
+            found = wrapped
         else:
             break
         made = producer(found)

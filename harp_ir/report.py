@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import multiprocessing
 import os
@@ -259,14 +260,21 @@ def _join_subfolders(tasks: list[Task], folders: set[Path]) -> list[Task]:
     not import (another program kept beside them) stays a program of its own."""
     groups = {t.root.resolve(): i for i, t in enumerate(tasks)
               if t.root is not None and t.root.resolve() in folders}
-    imported = {i: _imported_names(tasks[i].program) for i in groups.values()}
+    imported: dict[int, set[str]] = {}  # read only for a group with a folder below it
+
+    def imports(folder: Path, part: str) -> bool:
+        group = groups[folder]
+        if group not in imported:
+            imported[group] = _imported_names(tasks[group].program)
+        return part in imported[group]
+
     joins: dict[int, list[Task]] = {}
     kept = []
     for i, task in enumerate(tasks):
         root = task.root.resolve() if task.root is not None else None
         above = [folder for folder in groups
                  if root is not None and root != folder and root.is_relative_to(folder) and
-                 root.relative_to(folder).parts[0] in imported[groups[folder]]]
+                 imports(folder, root.relative_to(folder).parts[0])]
         if above:  # the outermost: a folder inside a folder inside it joins it too
             joins.setdefault(groups[min(above, key=lambda f: len(f.parts))], []).append(task)
         else:
@@ -283,8 +291,6 @@ def _join_subfolders(tasks: list[Task], folders: set[Path]) -> list[Task]:
 def _imported_names(files: tuple[Path, ...]) -> set[str]:
     """The top-level names the files import absolutely (`modules` of `from modules.x
     import y`); a file that does not parse imports nothing here (its error comes later)."""
-    import ast
-
     names: set[str] = set()
     for path in files:
         try:
