@@ -1151,7 +1151,7 @@ def accelerator(op: ir.Operation) -> Assumption:
     `.to(device)`, `device=`, `torch.device`, `torch.cuda.*`); a file that never does is
     CPU-only, a high-risk place for such hints, when it sets up training itself (builds an
     optimizer or a DataLoader); a file that does not handles tensors its callers place.
-    TensorFlow places ops on a GPU by itself."""
+    TensorFlow (and Keras, which runs on it) places ops on a GPU by itself."""
     module = host_module(op)
     if module is None:
         return Assumption("accelerator", "", "low", "speculated", "")
@@ -1166,7 +1166,7 @@ def _file_accelerator(module: ir.Operation) -> Assumption:
         if o.name != "host.call":
             continue
         qualname, method = string_attr(o, "qualname"), string_attr(o, "method")
-        tf = tf or qualname.startswith("tensorflow.")
+        tf = tf or qualname.startswith(("tensorflow.", "keras."))  # Keras runs on TensorFlow
         program = program or qualname.startswith(_PROGRAM_SETUP)
         args = call_arguments(o)
         if qualname.startswith(_ACCELERATOR_PREFIXES) or method == "cuda":

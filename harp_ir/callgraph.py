@@ -209,8 +209,8 @@ _TF_TRAINING = ("apply_gradients", "minimize", "train_on_batch")
 
 def trains(loop: ir.Operation, depth: int = 2) -> bool:
     """Whether an iteration of `loop` runs a training step: `backward()` or an optimizer's
-    `step()` (TensorFlow: `apply_gradients`, `minimize`, Keras' `train_on_batch`), in its
-    body or in a function of the program it calls (`depth` levels)."""
+    `step()` (TensorFlow: `apply_gradients`, `minimize`, Keras' `train_on_batch` or `fit`),
+    in its body or in a function of the program it calls (`depth` levels)."""
     return any(True for _ in training_sites(loop, depth))
 
 
@@ -222,7 +222,7 @@ def training_sites(loop: ir.Operation, depth: int = 2):
             continue
         method = string_attr(op, "method")
         if method == "backward" or string_attr(op, "qualname").startswith("torch.optim.") \
-                and method == "step" or method in _TF_TRAINING:
+                and method == "step" or method in _TF_TRAINING or _keras_fit(op):
             yield op
         if method == "run" and string_attr(op, "qualname") in (SESSION_RUN, "") and \
                 _runs_training_op(op):
@@ -235,6 +235,13 @@ def training_sites(loop: ir.Operation, depth: int = 2):
                 yield op
         if depth > 0 and any(trains(f, depth - 1) for f in called_functions(op)):
             yield op
+
+
+def _keras_fit(op: ir.Operation) -> bool:
+    """`model.fit(x, y, epochs=1, verbose=0)`: a Keras training run, known by the keywords
+    only Keras' `fit` takes (scikit-learn's takes neither)."""
+    return string_attr(op, "method") == "fit" and \
+        any(k in ("epochs", "verbose", "batch_size") for k, _ in call_arguments(op))
 
 
 def _runs_training_op(run: ir.Operation) -> bool:

@@ -227,6 +227,9 @@ def _waits_anyway(op, loop) -> Assumption | None:
     elif (copy := _waited_just_before(op)) is not None:
         what, why = _what(copy), ("nothing reaches the device between the two, so this one "
                                   "only copies")
+    elif (copy := _waits_just_after(op)) is not None:
+        what, why = _what(copy), ("nothing reaches the device between the two, so removing "
+                                  "this one alone moves the wait there")
     else:
         copy = device.in_every_iteration(loop, lambda o: not same_op(o, op) and _needed(o))
         if copy is None:
@@ -247,10 +250,25 @@ def _waited_just_before(op):
     program) comes between."""
     block = [o.operation for o in op.block.operations]
     at = next(i for i, o in enumerate(block) if same_op(o, op))
-    for before in reversed(block[:at]):
-        if _is_sync(before) and not _no_wait(before):
-            return before
-        if any(_may_queue_work(o) for o in (before, *walk(before))):
+    return _next_wait(reversed(block[:at]))
+
+
+def _waits_just_after(op):
+    """A sync later in the same straight-line code with nothing queued on the device in
+    between (`losses.append(loss.item())` then `accs.append(acc.item())`): it waits for the
+    same work, so removing `op` alone only moves the wait there."""
+    block = [o.operation for o in op.block.operations]
+    at = next(i for i, o in enumerate(block) if same_op(o, op))
+    return _next_wait(iter(block[at + 1:]))
+
+
+def _next_wait(ops):
+    """The first sync among `ops` (statements in order, either way from a sync) before any
+    op that may queue device work; None when work comes first."""
+    for other in ops:
+        if _is_sync(other) and not _no_wait(other):
+            return other
+        if any(_may_queue_work(o) for o in (other, *walk(other))):
             return None
     return None
 
@@ -302,6 +320,9 @@ def fix_host_sync(module, positions, hint):
     float64 as a Python float does; an int one sums an integer count in int64."""
     call = node_at(positions, hint.span, cst.Call)
     parents = syntax.parents(module)
+    copied = _copied_to_numpy(call, parents)
+    if copied is not None:  # `total += t.cpu().numpy()`: the chain, from its first sync
+        call = copied
     stmt, small, block, loop = syntax.loop_body_statement(call, parents)
     appended = _appended_item(call, parents)
     if appended is not None:
@@ -325,7 +346,7 @@ def fix_host_sync(module, positions, hint):
     else:
         method, total = call.func.attr.value, small.target.value
         receiver = call.func.value
-    library = {"item": "torch", "numpy": "tensorflow"}.get(method)
+    library = {"item": "torch", "numpy": "torch" if copied else "tensorflow"}.get(method)
     alias = syntax.module_alias(module, library) if library else None
     if alias is None:
         raise Decline(f"`.{method}()` accumulation needs `{library or 'torch'}` imported at "
@@ -342,14 +363,34 @@ def fix_host_sync(module, positions, hint):
             raise Decline(f"`{total}` starts as an int and the tensor's dtype is not known: "
                           f"a tensor would accumulate in its own dtype (a float wouldn't "
                           f"become a float64, a uint8 would wrap)")
+    elif copied is not None:  # `t.cpu().numpy()` of a PyTorch tensor: sum it where it is
+        on_device = cst.Call(cst.Attribute(receiver.func.value, cst.Name("detach")))
+        unproved(f"`{total}` may end a 0-d array rather than a NumPy scalar, and NumPy "
+                 f"promotes a sum of host arrays by its own rules (a tensor sums in its dtype)")
     else:
         on_device = receiver
         unproved(f"`{module.code_for_node(receiver)}` is a floating tensor (an integer one "
                  f"cannot be added to `{total}` as a tensor)")
     back = "item" if method == "item" else "numpy"
+    if copied is not None:
+        back = "cpu().numpy"
     return _then_after_loop(module, loop, parents, loop.deep_replace(call, on_device),
                             f"{total} = {total}.{back}() if {alias}.is_tensor({total}) "
                             f"else {total}\n")
+
+
+def _copied_to_numpy(call, parents):
+    """The `.numpy()` call of `t.cpu().numpy()` when `call` is its `t.cpu()` (the hint's
+    place, the chain's first sync); else None."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "cpu" and
+            not call.args):
+        return None
+    attribute = parents.get(call)
+    outer = parents.get(attribute)
+    if isinstance(attribute, cst.Attribute) and attribute.attr.value == "numpy" and \
+            isinstance(outer, cst.Call) and outer.func is attribute and not outer.args:
+        return outer
+    return None
 
 
 def _only_here(module, stmt, block, loop, parents, name: str, why: str) -> None:

@@ -76,6 +76,9 @@ def _keras_value(value, scope, depth: int = 0) -> str:
     every return makes one."""
     if depth > 3 or scope is None:
         return ""
+    unpack = producer(value)
+    if unpack is not None and unpack.name == "host.unpack":  # `self.model, w, s = build()`
+        return _keras_unpacked(unpack, value.result_number, depth)
     made = definition(value, scope)
     if made is None:
         several = definitions(value, scope)  # bound in branches: each binding makes one
@@ -108,6 +111,27 @@ def _keras_made(made, depth: int) -> str:
     if found and all(found):
         return f"returned by `{string_attr(func, 'sym_name')}()`, {found[0]}"
     return ""
+
+
+def _keras_unpacked(unpack, index: int, depth: int) -> str:
+    """How element `index` of a tuple a function of the program returns is shown to be a
+    Keras model (`return model, model.trainable_weights, S`), on every return."""
+    source = producer(unpack.operands[0])
+    func = called_function(source) if source is not None and source.name == "host.call" \
+        else None
+    if func is None:
+        return ""
+    found = []
+    for ret in walk(func):
+        if ret.name != "hostcf.return" or not ret.operands or \
+                not same_op(enclosing_scope(ret), func):
+            continue
+        made = producer(ret.operands[0])
+        if made is None or made.name != "host.tuple" or index >= len(made.operands):
+            return ""
+        found.append(_keras_value(made.operands[index], func, depth + 1))
+    return f"returned by `{string_attr(func, 'sym_name')}()`, {found[0]}" \
+        if found and all(found) else ""
 
 
 def _keras_attribute(attribute, depth: int) -> str:

@@ -25,6 +25,7 @@ from harp_ir.analysis import (
     enclosing_scope,
     holds,
     producer,
+    reaching_definition,
     receiver,
     record_hint,
     string_attr,
@@ -52,7 +53,34 @@ def _visited(loop) -> list:
     if made is not None and made.name == "host.call" and \
             string_attr(made, "qualname") in ("builtins.zip", "builtins.enumerate"):
         return [producer(v) for v in list(made.operands)[1:]]
+    indexed = _indexed_lists(loop)
+    if indexed:  # `for i in range(len(ws))` over the lists it indexes with `i`
+        return [reaching_definition(v, enclosing_scope(loop)) for v in indexed.values()]
     return [made]
+
+
+def _indexed_lists(loop) -> dict:
+    """For `for i in range(len(ws)):` (Keras' `ws = model.get_weights()` walked by
+    index), the lists the body indexes with `i` (`ws[i]`, `targets[i] = ...`), by name,
+    each with the value of its first read: the loop visits their elements. {} for any
+    other loop."""
+    made = producer(loop.operands[0])
+    if made is None or string_attr(made, "qualname") != "builtins.range" or \
+            len(made.operands) != 2:
+        return {}
+    length = producer(made.operands[1])
+    if length is None or string_attr(length, "qualname") != "builtins.len":
+        return {}
+    counter = string_attr(loop, "target")
+    found: dict = {}
+    for op in walk(loop):
+        if op.name not in ("host.getitem", "host.setitem"):
+            continue
+        listed, index = producer(op.operands[0]), producer(op.operands[1])
+        if listed is not None and listed.name == "host.load" and index is not None and \
+                index.name == "host.load" and string_attr(index, "name") == counter:
+            found.setdefault(string_attr(listed, "name"), op.operands[0])
+    return found
 
 
 def _collection(origin) -> str:
@@ -108,11 +136,19 @@ def _per_parameter_work(loop) -> tuple[int, int]:
     followed from the loop's variable through names, `.data`, arithmetic and methods."""
     names = {string_attr(o, "name") for o in walk(loop)
              if o.name == "host.store" and _from_iteration(o.operands[0], loop)}
+    lists = set(_indexed_lists(loop))
     derived: set = set()
     kernels = writes = 0
     for op in walk(loop):
         if op.name == "host.load" and string_attr(op, "name") in names:
             derived.add(op.result)
+            continue
+        if op.name in ("host.getitem", "host.setitem") and \
+                string_attr(producer(op.operands[0]), "name") in lists:
+            if op.name == "host.getitem":  # `ws[i]`: an element the loop visits
+                derived.add(op.result)
+            else:  # `targets[i] = ...`: written back into the list
+                writes += op.operands[2] in derived
             continue
         inputs = [v for v in op.operands if v in derived]
         if not inputs:
@@ -163,6 +199,9 @@ def run(module, pass_=None) -> None:
         if ctx is None:
             continue
         updated = " and ".join(f"`{m}`" for m in dict.fromkeys(models))
+        if _indexed_lists(loop):  # `get_weights()` lists blended by index, on the host
+            _report_host_blend(loop, ctx, updated)
+            continue
         if keras:  # eager ops per variable, and `set_weights` goes through numpy
             instead = ("update them in one compiled function: `t.assign(tau * w + (1 - tau) "
                        "* t)` for each pair of variables, inside a `tf.function` (with no "
@@ -181,6 +220,23 @@ def run(module, pass_=None) -> None:
             assumptions = [a for a in assumptions if a.kind != "every-iteration"] + [
                 _one_step_in(ctx)]
         record_hint(loop, HINT, message, assumptions, related=[ctx.site])
+
+
+def _report_host_blend(loop, ctx, updated: str) -> None:
+    """A Keras soft update over `get_weights()` copies, blended array by array on the host
+    and written back with `set_weights`: the arithmetic is NumPy's on a few arrays; what
+    costs is copying every weight out of the model and back. Blind readers judged the
+    three they read a few percent of a step (DEBATABLE): a high-risk `step-share`."""
+    message = (f"{describe_loop(loop)} blends the weights of {updated} array by array on "
+               f"the host, {ctx.phrase(loop)}, between `get_weights()` and `set_weights()`, "
+               f"which copy every weight out of the model and back; update the target's "
+               f"variables in place on the device instead (`t.assign(tau * w + (1 - tau) * "
+               f"t)` for each pair, in one compiled function)")
+    assumptions = [ctx.on_gpu(loop), *ctx.frequency_assumptions(), Assumption(
+        "step-share", updated, "high", "speculated",
+        "copying the weights out and back costs a few percent of a step of a small network; "
+        "more for a large one")]
+    record_hint(loop, HINT, message, assumptions, related=[ctx.site])
 
 
 def _one_step_in(ctx) -> Assumption:
@@ -210,6 +266,6 @@ RULE = Rule(
         before="for t, p in zip(target.parameters(), net.parameters()):\n"
                "    t.data.copy_(tau * p.data + (1 - tau) * t.data)\n",
         after="torch._foreach_lerp_(list(target.parameters()), list(net.parameters()), tau)\n",
-        assumptions=("accelerator", "every-iteration", "hot-loop"),
+        assumptions=("accelerator", "every-iteration", "hot-loop", "step-share"),
     ),
 )
