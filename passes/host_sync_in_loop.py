@@ -587,7 +587,9 @@ RULE = Rule(
                 "(`total, correct = 0., 0`), or before an epoch loop around the loop that "
                 "only resets it to a literal of the same kind (converted after each run); "
                 "TF's `total += t.numpy()` is `--unsafe-fixes` (an integer tensor cannot be "
-                "added as a tensor); `acc.append(t.item())` keeps "
+                "added as a tensor), and so is PyTorch's `total += t.cpu().numpy()`, summed "
+                "as `t.detach()` (NumPy's promotion of the host sum, and the result's type, a "
+                "0-d array, are not proved the same); `acc.append(t.item())` keeps "
                 "`t.detach().reshape(())` and converts the list once after the loop "
                 "(`acc[:] = [v.item() for v in acc]`), when `acc = []` just before the loop",
         declines="`total` is read inside the loop, by a function or closure (libcst's scope "
