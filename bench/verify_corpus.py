@@ -70,6 +70,8 @@ CANNOT_RUN = {
     "marload+DeepRL-TensorFlow2@876266d9a5fc/A2C, A3C, PPO (HARP404 x5), "
     "germain-hug+Deep-RL-Keras@a50cc30bea78/DDPG (HARP404)": "they need gym and its "
     "environments, not installed here",
+    "yanpanlau+DDPG-Keras-Torcs@455fadee1016/ddpg.py (HARP404)": "it drives the TORCS "
+    "simulator over a socket, not installed here",
     "poutyne-1.19.0/examples/medium_post/pure_pytorch.py (HARP201)": "it splits MNIST by "
     "its real size (50,000 and 10,000): a stand-in that large trains 5 epochs of 50,000 "
     "images on this CPU, too long for this check",
