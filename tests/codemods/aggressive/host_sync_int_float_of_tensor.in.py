@@ -1,3 +1,6 @@
+# Two syncs side by side, a count (`int`) and a sum (`float`), with nothing queued on the
+# device between them: each alone only moves the wait to the other, so both are the
+# aggressive level's; there, both are kept on the device and converted once.
 import torch
 
 torch.manual_seed(0)
