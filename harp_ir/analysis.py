@@ -1891,6 +1891,15 @@ def _one_level_of_parameters():
         _RESOLVING_PARAMETERS = False
 
 
+def from_loop_element(value: ir.Value, loop: ir.Operation) -> bool:
+    """Whether `value` is the loop's variable or a part of it (`t, p` of a zip, `next_state`
+    of `for state, action, reward, next_state, done in minibatch`)."""
+    op = producer(value)
+    if op is not None and op.name == "host.unpack":
+        value = op.operands[0]
+    return any(value == arg for arg in loop.regions[0].blocks[0].arguments)
+
+
 def is_parameter(value: ir.Value, func: ir.Operation) -> bool:
     """Whether `value` is a parameter of the `host.func` `func` (an argument of its own
     block), not a loop's or a comprehension's variable."""

@@ -224,10 +224,10 @@ def _waits_anyway(op, loop) -> Assumption | None:
         why = ("a copy from pageable host memory waits for the work queued before it; "
                "pinned memory (`pin_memory=True`) and `non_blocking=True` would remove both "
                "waits")
-    elif (copy := _waited_just_before(op)) is not None:
+    elif (copy := _adjacent_wait(op, after=False)) is not None:
         what, why = _what(copy), ("nothing reaches the device between the two, so this one "
                                   "only copies")
-    elif (copy := _waits_just_after(op)) is not None:
+    elif (copy := _adjacent_wait(op, after=True)) is not None:
         what, why = _what(copy), ("nothing reaches the device between the two, so removing "
                                   "this one alone moves the wait there")
     else:
@@ -242,30 +242,17 @@ def _waits_anyway(op, loop) -> Assumption | None:
         f"{f' (line {where.line})' if where else ''}, so this sync alone adds little: {why}")
 
 
-def _waited_just_before(op):
-    """A sync earlier in the same straight-line code (`rgbs.append(rgb.cpu().numpy())`
-    then `disps.append(disp.cpu().numpy())`) after which nothing was queued on the device:
-    it waited for all the work, so `op` finds the device idle. None when there is none, or
-    when anything that may run device work (a tensor op, a model, a function of the
-    program) comes between."""
+def _adjacent_wait(op, after: bool):
+    """A sync next to `op` in the same straight-line code, with nothing queued on the
+    device between them: before it (`rgbs.append(rgb.cpu().numpy())` then
+    `disps.append(disp.cpu().numpy())`: that one waited for all the work, so `op` finds the
+    device idle), or after it (`losses.append(loss.item())` then `accs.append(acc.item())`:
+    that one waits for the same work, so removing `op` alone only moves the wait there).
+    None when there is none, or when anything that may run device work (a tensor op, a
+    model, a function of the program) comes between."""
     block = [o.operation for o in op.block.operations]
     at = next(i for i, o in enumerate(block) if same_op(o, op))
-    return _next_wait(reversed(block[:at]))
-
-
-def _waits_just_after(op):
-    """A sync later in the same straight-line code with nothing queued on the device in
-    between (`losses.append(loss.item())` then `accs.append(acc.item())`): it waits for the
-    same work, so removing `op` alone only moves the wait there."""
-    block = [o.operation for o in op.block.operations]
-    at = next(i for i, o in enumerate(block) if same_op(o, op))
-    return _next_wait(iter(block[at + 1:]))
-
-
-def _next_wait(ops):
-    """The first sync among `ops` (statements in order, either way from a sync) before any
-    op that may queue device work; None when work comes first."""
-    for other in ops:
+    for other in block[at + 1:] if after else reversed(block[:at]):
         if _is_sync(other) and not _no_wait(other):
             return other
         if any(_may_queue_work(o) for o in (other, *walk(other))):

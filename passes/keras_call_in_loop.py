@@ -26,7 +26,6 @@ generator input, a loop that builds the model it uses (a sweep), `fit` for sever
 from __future__ import annotations
 
 import libcst as cst
-from torch_mlir import ir
 
 from harp_ir.analysis import (
     Assumption,
@@ -41,6 +40,7 @@ from harp_ir.analysis import (
     enclosing_scope,
     few_iterations,
     frequency,
+    from_loop_element,
     host_module,
     instance_class,
     invariant_in,
@@ -241,18 +241,6 @@ _ON_BATCH = {"predict": "predict_on_batch", "fit": "train_on_batch"}
 _TRAINS = ("fit", "train_on_batch", "fit_generator", "apply_gradients", "minimize")
 
 
-def _loop_element(load, loop) -> bool:
-    """Whether `load` reads what the loop binds from its element (`next_state` of `for
-    state, action, reward, next_state, done in minibatch`), not rebound since."""
-    store = reaching_store(load)
-    made = store.operands[0].owner if store is not None else None
-    if isinstance(made, ir.Block):
-        return same_op(made.owner, loop)
-    op = made.operation if made is not None else None
-    return op is not None and op.name == "host.unpack" and \
-        isinstance(op.operands[0].owner, ir.Block) and same_op(op.operands[0].owner.owner, loop)
-
-
 def independent_predict(op) -> str:
     """The receiver of a Keras `model.predict(x)` whose `x` is an element the loop around
     it iterates (`for state, action, reward, next_state, done in minibatch`) and whose
@@ -272,8 +260,10 @@ def independent_predict(op) -> str:
     args = call_arguments(op)
     data = next((v for k, v in args if not k), None)
     element = producer(data) if data is not None else None
-    if element is None or element.name != "host.load" or not _loop_element(element, loop):
-        return ""
+    store = reaching_store(element) if element is not None and \
+        element.name == "host.load" else None
+    if store is None or not from_loop_element(store.operands[0], loop):
+        return ""  # not what the loop binds from its element, or rebound since
     receiver = string_attr(op, "harp.receiver")
     if not receiver or any(o.name == "host.call" and string_attr(o, "method") in _TRAINS and
                            string_attr(o, "harp.receiver") == receiver for o in walk(loop)):

@@ -23,6 +23,7 @@ from harp_ir.analysis import (
     call_arguments,
     describe_loop,
     enclosing_scope,
+    from_loop_element,
     holds,
     producer,
     reaching_definition,
@@ -135,7 +136,7 @@ def _per_parameter_work(loop) -> tuple[int, int]:
     """(tensor operations, in-place writes) the body runs on the values the loop visits,
     followed from the loop's variable through names, `.data`, arithmetic and methods."""
     names = {string_attr(o, "name") for o in walk(loop)
-             if o.name == "host.store" and _from_iteration(o.operands[0], loop)}
+             if o.name == "host.store" and from_loop_element(o.operands[0], loop)}
     lists = set(_indexed_lists(loop))
     derived: set = set()
     kernels = writes = 0
@@ -174,14 +175,6 @@ def _per_parameter_work(loop) -> tuple[int, int]:
                 writes += in_place
                 derived.update(op.results)
     return kernels, writes
-
-
-def _from_iteration(value, loop) -> bool:
-    """Whether `value` is the loop's variable or a part of it (`t, p` of a zip)."""
-    op = producer(value)
-    if op is not None and op.name == "host.unpack":
-        value = op.operands[0]
-    return any(value == arg for arg in loop.regions[0].blocks[0].arguments)
 
 
 def run(module, pass_=None) -> None:
