@@ -455,9 +455,65 @@ def producer(value: ir.Value) -> ir.Operation | None:
 
 
 def value_kind(value: ir.Value) -> str:
-    """The `harp.kind` the frontend recorded for `value` ("" when unknown)."""
+    """The `harp.kind` the frontend recorded for `value` ("" when unknown). A tensor the
+    frontend only speculated (a model's call is assumed to return one) that the whole
+    program shows is a container or a constant (`h, l, outs = model(x)`, where the model's
+    `forward` returns a list built by `append` for `outs`) is unknown instead."""
     op = producer(value)
-    return string_attr(op, "harp.kind") if op is not None else ""
+    kind = string_attr(op, "harp.kind") if op is not None else ""
+    if kind == "tensor" and string_attr(op, "harp.kind_status") == "speculated" and \
+            _program_refutes_tensor(value):
+        return ""
+    return kind
+
+
+#: ops whose result is never a tensor: displays, constants, comprehensions
+_NOT_TENSOR_OPS = ("host.list", "host.tuple", "host.dict", "host.set", "host.constant",
+                   "host.comprehension")
+
+
+@per_run(key=lambda value: value)
+def _program_refutes_tensor(value: ir.Value) -> bool:
+    """Whether every definition of `value` the program shows is a display, a constant or a
+    comprehension: through a local's stores, a slice (`outs[-1:]`), an unpacking of a
+    display, and an unpacking of a call of the program's functions (the same place of
+    every tuple of that size they return: one of another size would raise). False as soon
+    as one definition is anything else."""
+    return _refutes(value, set(), 0)
+
+
+def _refutes(value: ir.Value, visiting: set, depth: int) -> bool:
+    op = producer(value)
+    if op is None or depth > 8:
+        return False
+    if op.name in _NOT_TENSOR_OPS:
+        return True
+    if op.name == "host.getitem":
+        index = producer(op.operands[1])
+        return index is not None and index.name == "host.slice" and \
+            _refutes(op.operands[0], visiting, depth + 1)
+    if op.name == "host.load":
+        if op in visiting:
+            return True  # the other stores decide
+        visiting.add(op)
+        reached = reaching_store(op)
+        stores = [reached] if reached is not None else \
+            _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
+        return bool(stores) and all(_refutes(_unpacked(s.operands[0]), visiting, depth + 1)
+                                    for s in stores)
+    if op.name != "host.unpack" or int_attr(op, "starred") != -1:
+        return False
+    if (element := packed_element(value)) is not None:
+        return _refutes(element, visiting, depth + 1)
+    source = producer(op.operands[0])
+    if source is None or source.name != "host.call":
+        return False
+    made = [producer(r) for r in _returned(source)]
+    if not made or any(t is None or t.name != "host.tuple" for t in made):
+        return False
+    fits = [t for t in made if len(t.operands) == len(op.results)]  # another size raises
+    return bool(fits) and all(_refutes(t.operands[value.result_number], visiting, depth + 1)
+                              for t in fits)
 
 
 #: tensor methods whose result is a tensor again (a dtype, a device, a view)
@@ -1737,10 +1793,13 @@ _RETURNS_SELF = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "doubl
 def _class_stores(scope: ir.Operation, name: str) -> list[ir.Operation]:
     """The stores of `name` in `scope` that may bind it to an instance of another class:
     `net = net.cuda()` (a module method returning the module) and `net =
-    nn.DataParallel(net).to(device)` (a wrapper that runs it) are left out."""
+    nn.DataParallel(net).to(device)` (a wrapper that runs it) are left out, and so is
+    `import model` before `model = model.RNNModel(...)` (a module is no instance)."""
     found = []
     for store in _stores(scope).get(name, []):
         made = producer(store.operands[0])
+        if made is not None and made.name == "host.import" and not string_attr(made, "name"):
+            continue
         inner = _unwrapped(made)
         load = producer(inner) if inner is not None else None
         if (load is None or load.name != "host.load" or string_attr(load, "name") != name) \
@@ -1810,8 +1869,12 @@ def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Ope
 
 def module_attribute(attribute: ir.Operation, scope: ir.Operation) -> ir.Operation | None:
     """What `mod.name` is when `mod` is bound by `import mod` to a file of the analysed
-    program (`TD3.TD3` of main.py is the class in TD3.py), else None."""
-    made = definition(attribute.operands[0], scope)
+    program (`TD3.TD3` of main.py is the class in TD3.py), else None. `mod` is the binding
+    that reaches the read (`model = model.RNNModel(...)` reads the imported module)."""
+    read = producer(attribute.operands[0])
+    reached = reaching_store(read) if read is not None and read.name == "host.load" else None
+    made = producer(reached.operands[0]) if reached is not None else \
+        definition(attribute.operands[0], scope)
     if made is None or made.name != "host.import":
         return None
     module = string_attr(made, "module")
