@@ -38,6 +38,7 @@ from harp_ir.analysis import (
     host_module,
     imported_accelerator,
     in_compiled_function,
+    int_attr,
     loops_around,
     made_once,
     modulus_kind,
@@ -394,6 +395,8 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
                         qualname.startswith("tqdm"):
                     work.extend(op.results)
                     continue
+                if qualname == "builtins.len":  # `len(loader)`: a size, not an iteration
+                    continue
                 func = called_function(op) if depth > 0 else None
                 param = _parameter_for(func, op, use.operand_number) if func else None
                 if param is None:
@@ -405,9 +408,49 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
             elif op.name == "host.getattr" and string_attr(op, "attr") in (
                     "dataset", "batch_size", "__len__"):
                 continue  # `len(loader.dataset)`: a size, not an iteration
+            elif op.name in ("hostcf.return", "host.tuple") and depth > 0:
+                # `return train_loader, test_loader`: where each call's result goes
+                callers = _returned_to(op, use.operand_number)
+                if callers is None:
+                    return None
+                work.extend(callers)
             else:
                 return None
     return found
+
+
+def _returned_to(op: ir.Operation, place: int) -> list[ir.Value] | None:
+    """The values that take what a function returns, at each call of it in the program:
+    for `return v`, the call's result; for `return a, b`, the name unpacked at `place`
+    (`train_loader, test_loader = data_generator(...)`). None when a return or a call
+    is used some other way."""
+    if op.name == "host.tuple":
+        users = [_user(u) for u in op.result.uses]
+        if len(users) != 1 or users[0].name != "hostcf.return":
+            return None
+        size, op = len(op.operands), users[0]
+    else:
+        size, place = 0, -1
+    func = enclosing_scope(op)
+    if func.name != "host.func":
+        return None
+    found = []
+    for call in calls_of(func):
+        if place < 0:
+            found.append(call.result)
+            continue
+        for use in call.result.uses:
+            unpack = _user(use)
+            if unpack.name != "host.unpack" or len(unpack.results) != size or \
+                    int_attr(unpack, "starred") != -1:
+                return None
+            found.append(unpack.results[place])
+    return found
+
+
+def _user(use) -> ir.Operation:
+    owner = use.owner
+    return owner.operation if hasattr(owner, "operation") else owner
 
 
 def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:

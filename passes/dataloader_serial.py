@@ -43,6 +43,7 @@ from harp_ir.analysis import (
     string_attr,
     walk,
 )
+from harp_ir.findings import RISKS
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP501"
@@ -294,6 +295,9 @@ def run(module, pass_=None) -> None:
                 "`num_workers=0` is set explicitly: assumed not needed (determinism, "
                 "memory, a dataset that cannot be pickled)"))
         loops = callgraph.loops_iterating(op.result)
+        if loops:  # a helper of another file builds it: the training loop's file decides
+            assumptions[1] = min((assumptions[1], *(accelerator(loop) for loop in loops)),
+                                 key=lambda a: RISKS.index(a.risk))
         if loops == []:
             assumptions.append(Assumption(
                 "loading-cost", "", "high", "speculated",
