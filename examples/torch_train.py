@@ -15,12 +15,15 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 loss_fn = nn.BCEWithLogitsLoss()
 
 for epoch in range(5):
-    running = 0.0
+    running, grad_norms = 0.0, 0.0
     for x, y in loader:
         x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
         optimizer.zero_grad()
         loss = loss_fn(model(x), y)
         loss.backward()
+        for p in model.parameters():
+            grad_norms += p.grad.norm().item()
         optimizer.step()
         running += loss.item()
-    print(f"epoch {epoch}: loss {running / len(loader):.4f}")
+    print(f"epoch {epoch}: loss {running / len(loader):.4f}, "
+          f"gradient norms {grad_norms / len(loader):.4f}")

@@ -5,6 +5,8 @@
 
 flake8 (5.0 and later) accepts only codes of one to three letters and up to three digits,
 so HARP201 is reported as HRP201 (`# noqa: HRP201`), with harp's own id in the message.
+`--harp-level aggressive` (or `harp-level = aggressive` in flake8's config) shows the
+hints that rest on a high-risk speculation, as `harp analyze --level aggressive` does.
 """
 
 from __future__ import annotations
@@ -23,6 +25,18 @@ def flake8_code(hint_id: str) -> str:
 class HarpChecker:
     name = "harp"
     version = __version__
+    level = "default"
+
+    @classmethod
+    def add_options(cls, parser) -> None:
+        parser.add_option("--harp-level", default="default", parse_from_config=True,
+                          choices=("conservative", "default", "aggressive"),
+                          help="harp's level: which speculations a hint may rest on "
+                               "(default: %(default)s)")
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.level = options.harp_level
 
     def __init__(self, tree, filename: str):
         self.filename = filename
@@ -37,7 +51,7 @@ class HarpChecker:
             return
         try:
             with make_context():
-                found = filter_hints(analyze_file(self.filename), Feedback())
+                found = filter_hints(analyze_file(self.filename), Feedback(self.level))
         except FrontendError:
             return  # flake8 reports syntax errors itself (E999)
         for h in found:

@@ -14,7 +14,10 @@ accelerator at all, and whether the value only feeds a print or a logger.
 
 Assumes: the value is a tensor (proved or speculated, as the frontend recorded), the
 loop runs more than once, and the benefit needs an asynchronous device. High-risk
-speculations, shown only at the aggressive level: a sync in a loop that also runs an
+speculations, shown only at the aggressive level: a sync that waits once per iteration
+of the loop that runs the model (removing one wait a step gains only the overlap of host
+and device work, a few percent of a step: blind readings of real programs judged such
+syncs small), not once per element or parameter; a sync in a loop that also runs an
 inner loop (an epoch loop), one under a periodic guard, one in a loop that waits every
 iteration anyway (a remote call, a generation, a pause), one in a file that never places a
 tensor on an accelerator, one in a loop that runs no model or training step (over
@@ -40,6 +43,7 @@ from harp_ir.analysis import (
     frequency,
     loop_runs,
     on_cpu,
+    over_parameters,
     paced,
     producer,
     receiver,
@@ -48,6 +52,7 @@ from harp_ir.analysis import (
     same_op,
     span,
     string_attr,
+    tensor_valued,
     value_name,
     value_uses,
     walk,
@@ -171,6 +176,13 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop also runs an inner loop, so it may run only a few times "
                 "(once per epoch)"))
+        elif not _per_element(loop):  # one wait per step, not one per element
+            assumptions.append(Assumption(
+                "step-share", describe_loop(loop), "high", "speculated",
+                "it waits once per iteration of the loop that runs the model: removing it "
+                "gains only the overlap of the device's work with the host's work for the "
+                "next iteration, a few percent of a step unless launching kernels from the "
+                "host takes as long as running them"))
         evaluation = callgraph.evaluation_loop(loop)
         if evaluation:  # a test loop once per epoch, not the program's main loop
             assumptions.append(Assumption("hot-loop", describe_loop(loop), "high",
@@ -204,6 +216,20 @@ def run(module, pass_=None) -> None:
         if waits is not None:
             assumptions.append(waits)
         record_hint(op, HINT, _message(op, loop, phrase, logging), assumptions)
+
+
+def _per_element(loop) -> bool:
+    """Whether `loop` visits the elements of a tensor (`for i, y in enumerate(labels)`)
+    or a model's parameters: a sync in its body waits once per element, many times for
+    each time the code around the loop runs."""
+    if loop.name != "host.for" or over_parameters(loop):
+        return loop.name == "host.for"
+    iterable = loop.operands[0]
+    made = producer(iterable)
+    if made is not None and made.name == "host.call" and \
+            string_attr(made, "qualname") in ("builtins.enumerate", "builtins.zip"):
+        return any(tensor_valued(v) for _, v in call_arguments(made))
+    return tensor_valued(iterable)
 
 
 def _waits_anyway(op, loop) -> Assumption | None:
@@ -285,13 +311,15 @@ def _needed(op) -> bool:
 
 
 def _per_step(loop):
-    """The context in which a training loop runs `loop`, the body of a function of the
-    program, on its iterations, through calls (`grad_clipping(grads)` after each backward,
-    `_log_grad_norm()` from `optimize()` from `run_step()`): then every iteration of `loop`
-    runs on those steps, whatever it visits. None when no training loop does."""
-    if enclosing_scope(loop).name != "host.func":
+    """The context in which a training loop runs `loop` on its iterations: around it in
+    the same function (`for p in model.parameters()` after each `opt.step()`), or through
+    calls (`grad_clipping(grads)` after each backward, `_log_grad_norm()` from
+    `optimize()` from `run_step()`): then every iteration of `loop` runs on those steps,
+    whatever it visits. None when no training loop does, or when `loop` itself runs a
+    handful of iterations (`for k in range(2)`: hardly more waits than one a step)."""
+    if few_iterations(loop):
         return None
-    found = [c for c in callgraph.contexts(loop) if c.chain and
+    found = [c for c in callgraph.contexts(loop) if not same_op(c.loop, loop) and
              c.how_often.kind in ("always", "conditional") and
              (does_model_work(c.loop, strict=True) or callgraph.training_work(c.loop)) and
              not few_iterations(c.loop)]
@@ -548,21 +576,25 @@ RULE = Rule(
         name="host-sync-in-loop",
         finds="a tensor converted to a host value inside a loop (`.item()`, `.numpy()`, "
               "`.cpu()`, `.tolist()`, `float(t)`/`int(t)`/`bool(t)`, a tensor as an `if`/`while`"
-              " condition)",
+              " condition): at the default level, a wait repeated within each step (once per "
+              "parameter or element of a loop the step runs); one wait per step only at the "
+              "aggressive level",
         why="the host waits for the device to finish every queued op before it can read the "
-            "value, so the device idles between steps",
+            "value, so the device idles between steps; waits repeated within a step add up, "
+            "one wait a step costs only the overlap of host and device work",
         refactoring="keep the value on the device (accumulate with tensor ops) and sync once "
                     "after the loop",
         before="for x, y in loader:\n"
                "    loss = step(x, y)\n"
-               "    total += loss.item()\n",
-        after="total = torch.zeros(())\n"
-              "for x, y in loader:\n"
+               "    for p in model.parameters():\n"
+               "        norms += p.grad.norm().item()\n",
+        after="for x, y in loader:\n"
               "    loss = step(x, y)\n"
-              "    total += loss.detach()\n"
-              "total = total.item()\n",
+              "    for p in model.parameters():\n"
+              "        norms += p.grad.norm().detach().double()\n"
+              "    norms = norms.item()\n",
         assumptions=("tensor", "loop-runs", "hot-loop", "accelerator", "every-iteration",
-                     "logging-cost", "accumulated-only", "only-wait"),
+                     "logging-cost", "accumulated-only", "only-wait", "step-share"),
     ),
     fix=Fix(
         apply=fix_host_sync,

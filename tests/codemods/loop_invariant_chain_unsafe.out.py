@@ -7,6 +7,5 @@ outputs = []
 w_inv = torch.linalg.inv(W)
 gram = w_inv.T @ w_inv
 for x in batches:
-    outputs.append((x @ gram).sum().detach().reshape(()))
-outputs[:] = [value.item() for value in outputs]
+    outputs.append((x @ gram).sum().item())
 print([round(v, 4) for v in outputs])

@@ -12,9 +12,6 @@ step_range = range(int(5 * scale))
 if step_range:
     w_dev = w.to(device)
     sum_hoisted = (x @ w_dev).sum()
-    detach_hoisted = sum_hoisted.detach()
-    double_hoisted = detach_hoisted.double()
 for step in step_range:
-    total += double_hoisted
-total = total.item() if torch.is_tensor(total) else total
+    total += float(sum_hoisted)
 print(round(total, 3))

@@ -1,5 +1,6 @@
 # twist: the sum runs over epochs whose inner loop is sometimes empty, and is read and reset between them
 # expect: HARP201 fixed
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

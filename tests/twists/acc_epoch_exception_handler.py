@@ -1,5 +1,6 @@
 # twist: the sum runs over epochs and an exception in an inner loop reaches a handler that reads it
 # expect: HARP201 declined "an exception leaving the loop reaches a handler that reads `total`"
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

@@ -1,6 +1,7 @@
 # twist: the loop is left by an exception and the accumulator is read in the handler
 # expect: HARP201 declined "an exception leaving the loop reaches a handler that reads `total`"
 # expect: HARP303 unsafe "a backward pass may still run through its outputs"
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

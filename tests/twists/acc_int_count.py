@@ -1,6 +1,7 @@
 # twist: an integer count of correct predictions (an int64 tensor on the device is fine)
 # expect: HARP201 fixed
 # expect: HARP303 fixed
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

@@ -1,6 +1,7 @@
 # twist: the total starts as the int 0 but sums float losses
 # expect: HARP201 declined "`total` starts as an int"
 # expect: HARP303 fixed
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

@@ -1,5 +1,6 @@
 # twist: the accumulator is a `nonlocal` read by a sibling function during the loop
 # expect: HARP201 declined "`total` is read by a function"
+# level: aggressive
 import torch
 
 

@@ -1,5 +1,6 @@
 # twist: a function called in the loop reads the accumulator (a global)
 # expect: HARP201 declined "`total` is read by a function"
+# level: aggressive
 import torch
 
 history = []

@@ -1,5 +1,6 @@
 # twist: a closure defined before the loop reads the accumulator during it
 # expect: HARP201 declined "`total` is read by a function"
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

@@ -1,5 +1,6 @@
 # twist: TF int32 `.numpy()` added into a float 0.0 (a tensor would not mix the dtypes)
 # expect: HARP201 unsafe "is a floating tensor"
+# level: aggressive
 import tensorflow as tf
 
 model = tf.keras.layers.Lambda(lambda v: v * 2)

@@ -2,6 +2,7 @@
 # expect: HARP201 declined "`total` starts as an int"
 # expect: HARP202 fixed
 # expect: HARP303 fixed
+# level: aggressive
 import torch
 
 model = torch.nn.Identity()

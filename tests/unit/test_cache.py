@@ -14,7 +14,7 @@ from harp_ir.cli import harp
 TRAIN = ("import torch\nfrom helper import scale\nmodel = torch.nn.Linear(2, 2).cuda()\n"
          "opt = torch.optim.SGD(model.parameters(), lr=0.1)\ntotal = 0.0\n"
          "for x in loader:\n    loss = scale(model(x)).sum()\n    loss.backward()\n"
-         "    total += loss.item()\n")
+         "    for p in model.parameters():\n        total += p.grad.norm().item()\n")
 HELPER = "def scale(t):\n    return t * 2\n"
 
 
@@ -57,7 +57,7 @@ def test_what_can_change_the_hints_is_analysed_again(project, capsys, monkeypatc
     args = ["."]
     run(capsys, *args)
     if change == "target":
-        (root / "train.py").write_text(TRAIN.replace("total += loss.item()", "pass"))
+        (root / "train.py").write_text(TRAIN.replace("total += p.grad.norm().item()", "pass"))
     elif change == "imported":  # a module of the project the program imports
         (root / "helper.py").write_text(HELPER + "\nx = 1\n")
         args = ["train.py"]

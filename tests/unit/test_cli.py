@@ -10,7 +10,7 @@ TRAIN = str(ROOT / "examples" / "torch_train.py")
 def test_analyze_exit_status_and_text(capsys):
     assert harp.main(["analyze", TRAIN]) == 1
     out = capsys.readouterr().out
-    assert "torch_train.py:25:20: HARP201 host-sync-in-loop:" in out
+    assert "torch_train.py:25:27: HARP201 host-sync-in-loop:" in out
 
 
 def test_analyze_json(capsys):

@@ -109,10 +109,13 @@ def run_cli(tmp_path, capsys, *args):
 def test_cli_default_level_and_inline_ignore(tmp_path, capsys):
     status, found = run_cli(tmp_path, capsys)
     assert status == 1
-    # the loop also runs the model without backward: HARP303 on the loop itself; the
-    # ignore on line 11 silences only HARP201, not the invariant `w.sum()` (HARP301)
-    assert found == [("HARP303", 6), ("HARP201", 8), ("HARP402", 9), ("HARP202", 10),
-                     ("HARP301", 11)]
+    # the loop also runs the model without backward: HARP303 on the loop itself; one
+    # `.item()` a step (line 8) is the aggressive level's
+    assert found == [("HARP303", 6), ("HARP402", 9), ("HARP202", 10), ("HARP301", 11)]
+    # there, the ignore on line 11 silences only HARP201, not the invariant `w.sum()`
+    _, found = run_cli(tmp_path, capsys, "--level", "aggressive")
+    assert ("HARP201", 8) in found and ("HARP201", 11) not in found
+    assert ("HARP301", 11) in found
 
 
 def test_cli_conservative_drops_speculated_medium_risk(tmp_path, capsys):
@@ -122,7 +125,7 @@ def test_cli_conservative_drops_speculated_medium_risk(tmp_path, capsys):
 
 def test_cli_deny_and_select(tmp_path, capsys):
     _, found = run_cli(tmp_path, capsys, "--deny", "no-alias")
-    assert ("HARP202", 10) not in found and ("HARP201", 8) in found
+    assert ("HARP202", 10) not in found and ("HARP402", 9) in found
     _, found = run_cli(tmp_path, capsys, "--select", "harp402")
     assert found == [("HARP402", 9)]
 
@@ -182,11 +185,13 @@ def test_dynamic_features_add_a_not_patched_assumption(tmp_path, capsys):
     (tmp_path / "train.py").write_text(
         "import torch\ntorch.randn = lambda *a: 0\nn = 100\nfor i in range(n):\n"
         "    v = torch.ones(1, device='cuda').item()\n")
-    harp.main(["analyze", "--format", "json", str(tmp_path / "train.py")])
+    harp.main(["analyze", "--level", "aggressive", "--format", "json",
+               str(tmp_path / "train.py")])
     (h,) = json.loads(capsys.readouterr().out)["hints"]
     patched = [a for a in h["assumptions"] if a["kind"] == "not-patched"]
     assert patched and "monkey-patch (line 2)" in patched[0]["subject"]
-    assert harp.main(["analyze", "--deny", "not-patched", str(tmp_path / "train.py")]) == 0
+    assert harp.main(["analyze", "--level", "aggressive", "--deny", "not-patched",
+                      str(tmp_path / "train.py")]) == 0
 
 
 def test_assumptions_come_from_one_vocabulary():

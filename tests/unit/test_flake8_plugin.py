@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_plugin_yields_flake8_tuples():
     checker = HarpChecker(None, str(ROOT / "examples" / "torch_train.py"))
     results = list(checker.run())
-    assert [(line, col, msg[:6]) for line, col, msg, _ in results] == [(25, 19, "HRP201")]
+    assert [(line, col, msg[:6]) for line, col, msg, _ in results] == [(25, 26, "HRP201")]
     assert results[0][2].startswith("HRP201 host-sync-in-loop (HARP201): ")
     assert results[0][3] is HarpChecker
 
@@ -40,7 +40,8 @@ def test_flake8_runs_the_plugin_and_reports_its_codes(tmp_path):
     assert "critical error" not in run.stderr, run.stderr
     assert run.returncode == 1
     [line] = run.stdout.splitlines()
-    assert line.startswith(f"{train}:25:20: HRP201 host-sync-in-loop (HARP201): `loss.item()`")
+    assert line.startswith(
+        f"{train}:25:27: HRP201 host-sync-in-loop (HARP201): `p.grad.norm().item()`")
 
 
 def test_flake8_noqa_silences_a_hint(tmp_path):
@@ -62,4 +63,15 @@ def test_flake8_reads_notebooks_with_the_cell_in_the_message(tmp_path):
     nbformat.write(nb, str(path))
     run = _flake8("--filename=*.ipynb", str(path))
     [line] = run.stdout.splitlines()
-    assert line.startswith(f"{path}:25:20: HRP201 host-sync-in-loop (HARP201): cell 2:25: ")
+    assert line.startswith(f"{path}:25:27: HRP201 host-sync-in-loop (HARP201): cell 2:25: ")
+
+
+def test_flake8_harp_level_shows_the_aggressive_hints(tmp_path):
+    """`--harp-level aggressive` is `harp analyze --level aggressive`: the per-step
+    `loss.item()` (one wait a step) shows up beside the per-parameter one."""
+    train = tmp_path / "train.py"
+    shutil.copy(ROOT / "examples" / "torch_train.py", train)
+    default, aggressive = _flake8(str(train)), _flake8("--harp-level=aggressive", str(train))
+    assert f"{train}:27:20: HRP201" not in default.stdout
+    assert f"{train}:27:20: HRP201 host-sync-in-loop (HARP201): `loss.item()`" in \
+        aggressive.stdout, aggressive.stderr

@@ -312,5 +312,5 @@ def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
     path.write_text(source)
     harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
     out = capsys.readouterr()
-    assert "HARP201 not fixed: the file uses `async` or `await` as a name" in out.out + out.err
+    assert "HARP202 not fixed: the file uses `async` or `await` as a name" in out.out + out.err
     assert path.read_text() == source

@@ -13,6 +13,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from harp_ir import notebook
 from harp_ir.cli import harp
 
+AGGRESSIVE = ("--level", "aggressive")  # one `.item()` a step: HARP201 is shown there
 TRAIN_CELL = """running = 0.0
 for x in data:
     loss = model(x).pow(2).mean()
@@ -80,15 +81,15 @@ def test_join_maps_lines_back_to_cells_and_keeps_magics_opaque(tmp_path):
 def test_hints_land_on_the_cell_and_line(tmp_path, capsys):
     path = tmp_path / "nb.ipynb"
     make_notebook(path)
-    assert harp.main(["analyze", str(path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, str(path)]) == 1
     out = capsys.readouterr().out
     assert f"{path}:cell 4:5:16: HARP201 host-sync-in-loop:" in out
     assert "loop (cell 4 line 2)" in out  # the loop is named by its cell and line too
-    assert harp.main(["analyze", "--format", "json", str(path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, "--format", "json", str(path)]) == 1
     data = json.loads(capsys.readouterr().out)
     [hint] = [h for h in data["hints"] if h["id"] == "HARP201"]
     assert hint["span"]["cell"] == 4 and hint["span"]["line"] == 5
-    assert harp.main(["analyze", "--format", "sarif", str(path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, "--format", "sarif", str(path)]) == 1
     [result] = [r for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]
                 if r["ruleId"] == "HARP201"]
     assert result["properties"]["cell"] == 4
@@ -101,7 +102,7 @@ def test_inline_ignore_in_a_cell(tmp_path, capsys):
     cells[3] = new_code_cell(TRAIN_CELL.replace("loss.item()",
                                                 "loss.item()  # harp: ignore[HARP201]"))
     make_notebook(path, cells)
-    harp.main(["analyze", str(path)])
+    harp.main(["analyze", *AGGRESSIVE, str(path)])
     assert "HARP201" not in capsys.readouterr().out
 
 
@@ -110,7 +111,7 @@ def test_cell_that_is_not_python_is_an_error_and_the_rest_is_analysed(tmp_path, 
     cells = make_notebook(tmp_path / "base.ipynb").cells
     cells.insert(1, new_code_cell("x = 1\nprint 'python 2', `x`"))
     make_notebook(path, cells)
-    assert harp.main(["analyze", str(path)]) == 2
+    assert harp.main(["analyze", *AGGRESSIVE, str(path)]) == 2
     captured = capsys.readouterr()
     assert f"{path}:cell 2:2:1: error: Missing parentheses" in captured.err
     assert f"{path}:cell 5:5:16: HARP201" in captured.out
@@ -121,7 +122,7 @@ def test_directories_include_notebooks_but_not_checkpoints(tmp_path, capsys):
     make_notebook(tmp_path / "nb.ipynb")
     (tmp_path / ".ipynb_checkpoints").mkdir()
     make_notebook(tmp_path / ".ipynb_checkpoints" / "nb-checkpoint.ipynb")
-    assert harp.main(["analyze", str(tmp_path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "nb.ipynb:cell 4:5:16" in out and "checkpoint" not in out
 
@@ -129,7 +130,7 @@ def test_directories_include_notebooks_but_not_checkpoints(tmp_path, capsys):
 def test_a_notebook_is_never_parsed_as_python(tmp_path, capsys):
     path = tmp_path / "broken.ipynb"
     path.write_text("{ not json")
-    assert harp.main(["analyze", str(path)]) == 2
+    assert harp.main(["analyze", *AGGRESSIVE, str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:1:1: error: cannot read the notebook" in err
 
@@ -140,7 +141,7 @@ def test_apply_rewrites_only_the_changed_cell_and_keeps_what_it_computes(tmp_pat
     before_text = path.read_text()
     before = nbformat.reads(before_text, as_version=nbformat.NO_CONVERT)
     expected = run_cells(path)
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 0
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 0
     assert "fixed HARP201" in capsys.readouterr().out
     after = nbformat.read(str(path), as_version=nbformat.NO_CONVERT)
     nbformat.validate(after)
@@ -156,7 +157,7 @@ def test_apply_rewrites_only_the_changed_cell_and_keeps_what_it_computes(tmp_pat
     assert after.cells[1].source == before.cells[1].source  # magics kept verbatim
     assert run_cells(path) == expected  # the fixed notebook computes the same
     # applying again changes nothing
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 0
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 0
     assert nbformat.read(str(path), as_version=nbformat.NO_CONVERT) == after
 
 
@@ -165,7 +166,7 @@ def test_apply_declines_a_notebook_it_cannot_rewrite_exactly(tmp_path, capsys):
     nb = make_notebook(path)
     path.write_text(json.dumps(nb, indent=4))  # not nbformat's layout
     text = path.read_text()
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 2
     assert "JSON layout" in capsys.readouterr().err
     assert path.read_text() == text
 
@@ -180,11 +181,12 @@ def test_ipython_lines_round_trip(line):
     assert notebook.split(joined.source, joined.magics) == {1: source}
 
 
-def test_flake8_plugin_names_the_cell(tmp_path):
+def test_flake8_plugin_names_the_cell(tmp_path, monkeypatch):
     from harp_ir.flake8_plugin import HarpChecker
 
     path = tmp_path / "nb.ipynb"
     make_notebook(path)
+    monkeypatch.setattr(HarpChecker, "level", "aggressive")  # one `.item()` a step
     [(line, col, message, _)] = [r for r in HarpChecker(None, str(path)).run()
                                  if "HARP201" in r[2]]
     assert (line, col) == (5, 15)
@@ -197,7 +199,7 @@ def test_apply_declines_a_notebook_holding_harps_cell_marker(tmp_path, capsys):
     cells[2] = new_code_cell(cells[2].source + "\n# %% harp cell 9")
     make_notebook(path, cells)
     text = path.read_text()
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 2
     assert "mark cells" in capsys.readouterr().err
     assert path.read_text() == text
 
@@ -213,11 +215,11 @@ def test_a_notebook_beside_a_py_file_of_the_same_stem_keeps_its_hints(tmp_path, 
         "for x in data:\n    loss = model(x).pow(2).mean()\n    loss.backward()\n"
         "    running += loss.item()\nprint(running)\n")
     (tmp_path / "other.py").write_text("from train import model\nprint(model)\n")
-    assert harp.main(["analyze", "-j", jobs, str(tmp_path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, "-j", jobs, str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "train.ipynb:cell 4:5:16: HARP201" in out
     assert "train.py:8:16: HARP201" in out  # and the .py keeps its own
-    assert harp.main(["analyze", str(tmp_path / "train.ipynb")]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, str(tmp_path / "train.ipynb")]) == 1
     alone = capsys.readouterr().out
     assert "train.ipynb:cell 4:5:16: HARP201" in alone
 
@@ -231,7 +233,7 @@ def test_apply_keeps_line_endings_and_the_final_newline(tmp_path, capsys, newlin
     make_notebook(path)
     text = path.read_text().rstrip("\n") + ("\n" if final else "")
     path.write_bytes(text.replace("\n", newline).encode())
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 0
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 0
     assert "fixed HARP201" in capsys.readouterr().out
     data = path.read_bytes().decode()
     assert data.endswith(newline) == final
@@ -246,7 +248,7 @@ def test_apply_declines_mixed_line_endings(tmp_path, capsys):
     lines = path.read_text().split("\n")
     data = ("\r\n".join(lines[:10]) + "\n" + "\n".join(lines[10:])).encode()
     path.write_bytes(data)
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 2
     assert "mixes CRLF and LF" in capsys.readouterr().err
     assert path.read_bytes() == data
 
@@ -258,11 +260,11 @@ def test_refactor_reports_a_cell_it_cannot_parse(tmp_path, capsys):
     cells = make_notebook(tmp_path / "base.ipynb").cells
     cells.insert(1, new_code_cell('print "a Python 2 cell", `1`'))
     make_notebook(path, cells)
-    assert harp.main(["refactor", "--select", "HARP201", str(path)]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--select", "HARP201", str(path)]) == 2
     captured = capsys.readouterr()
     assert f"{path}:cell 2:1:1: error: Missing parentheses in call to 'print'" in captured.err
     assert "loss.item()" in captured.out  # the diff of the training cell's fix
-    assert harp.main(["refactor", "--apply", "--select", "HARP201", str(path)]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--select", "HARP201", str(path)]) == 2
     assert "fixed HARP201" in capsys.readouterr().out
 
 
@@ -282,10 +284,10 @@ def test_an_nbformat3_notebook_is_analysed_and_not_rewritten(tmp_path, capsys):
     path = tmp_path / "old.ipynb"
     _nbformat3(path)
     before = path.read_bytes()
-    assert harp.main(["analyze", str(path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, str(path)]) == 1
     captured = capsys.readouterr()
     assert f"{path}:cell 2:7:14: HARP201" in captured.out and "error" not in captured.err
-    assert harp.main(["refactor", "--apply", str(path)]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", str(path)]) == 2
     assert "not rewritten: it is in nbformat 3" in capsys.readouterr().err
     assert path.read_bytes() == before
 
@@ -299,12 +301,12 @@ def test_a_cell_whose_source_is_not_text_is_an_error_at_its_cell(tmp_path, capsy
     bad["cells"][1]["source"] = source
     (tmp_path / "bad.ipynb").write_text(json.dumps(bad))
     for command in ("analyze", "refactor"):
-        assert harp.main([command, str(tmp_path)]) == 2
+        assert harp.main([command, *AGGRESSIVE, str(tmp_path)]) == 2
         captured = capsys.readouterr()
         assert f"{tmp_path / 'bad.ipynb'}:cell 2:1:1: error: the cell's source is not text" \
             in captured.err and "Traceback" not in captured.err
         assert "good.ipynb" in captured.out  # its hint, or its fix's diff
-    assert harp.main(["analyze", str(tmp_path / "bad.ipynb")]) == 2
+    assert harp.main(["analyze", *AGGRESSIVE, str(tmp_path / "bad.ipynb")]) == 2
     assert "bad.ipynb:cell 4:5:16: HARP201" in capsys.readouterr().out
 
 
@@ -317,11 +319,11 @@ def test_python2_cells_are_analysed_and_never_rewritten(tmp_path, capsys):
                                  "print 'mean loss', round(running / len(data), 4)")
     cells.insert(4, new_code_cell(python2))
     make_notebook(path, cells)
-    assert harp.main(["analyze", str(path)]) == 1
+    assert harp.main(["analyze", *AGGRESSIVE, str(path)]) == 1
     out = capsys.readouterr().out
     assert f"{path}:cell 4:5:16: HARP201" in out and f"{path}:cell 5:5:16: HARP201" in out
     before = nbformat.read(str(path), as_version=4)
-    assert harp.main(["refactor", "--apply", str(path)]) == 0
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", str(path)]) == 0
     captured = capsys.readouterr()
     assert "HARP201 not fixed: cell 5 is Python 2" in captured.out + captured.err
     after = nbformat.read(str(path), as_version=4)
@@ -336,13 +338,13 @@ def test_a_decline_after_a_fix_names_the_line_the_user_has(tmp_path, capsys):
     its line in the notebook as read (the cell is found from the file), not at the line
     the earlier fix's rewrite moved it to."""
     codemods = Path(__file__).resolve().parents[1] / "codemods"
-    first = (codemods / "host_sync_item.in.py").read_text()  # its fix adds a line
+    first = (codemods / "aggressive" / "host_sync_item.in.py").read_text()  # its fix adds a line
     second = (codemods / "sample_without_replacement_declines.in.py").read_text()
     declined_at = second.splitlines().index(
         "    idx = np.random.choice(400000, 32, replace=False)") + 1
     path = tmp_path / "nb.ipynb"
     make_notebook(path, [new_code_cell(first), new_code_cell(second)])
-    harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format", "json",
+    harp.main(["refactor", "--no-config", *AGGRESSIVE, "--output-format", "json",
                str(path)])
     report = json.loads(capsys.readouterr().out)
     assert [a["id"] for f in report["files"] for a in f["applied"]] == ["HARP201"]
@@ -351,7 +353,7 @@ def test_a_decline_after_a_fix_names_the_line_the_user_has(tmp_path, capsys):
     # the same two programs in one .py file: the line of the file as read
     script = tmp_path / "both.py"
     script.write_text(first + second)
-    harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format", "json",
+    harp.main(["refactor", "--no-config", *AGGRESSIVE, "--output-format", "json",
                str(script)])
     [decline] = [d for d in json.loads(capsys.readouterr().out)["declined"]
                  if d["id"] == "HARP505"]

@@ -73,7 +73,7 @@ def test_github_format_turns_error_lines_into_error_annotations(monkeypatch, cap
                         "train.py"])
     out = capsys.readouterr().out.splitlines()
     assert status == 2
-    assert out[0].startswith("::warning file=train.py,line=25,col=20,")
+    assert out[0].startswith("::warning file=train.py,line=25,col=27,")
     assert out[1].startswith("::error file=broken.py,line=4,col=")
     assert "error:" not in out[1]
 
@@ -136,13 +136,14 @@ def test_refactor_reports_a_file_it_cannot_read_as_such(monkeypatch, capsys, tmp
 
     # a file with something to fix: one with nothing is left alone before it is read
     (tmp_path / "train.py").write_bytes(
-        (ROOT / "tests" / "codemods" / "host_sync_item.in.py").read_bytes())
+        (ROOT / "tests" / "codemods" / "aggressive" / "host_sync_item.in.py").read_bytes())
 
     def unreadable(path):
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(refactor.SourceFile, "read", staticmethod(unreadable))
-    assert harp.main(["refactor", "--no-config", str(tmp_path / "train.py")]) == 2
+    assert harp.main(["refactor", "--no-config", "--level", "aggressive",
+                      str(tmp_path / "train.py")]) == 2
     assert capsys.readouterr().err == \
         f"{tmp_path / 'train.py'}:1:1: error: cannot read: Permission denied\n"
 
@@ -170,9 +171,10 @@ def test_refactor_github_annotations(tmp_path, capsys):
     """`harp refactor --output-format github`: a notice where a fix is made, a warning
     where one is not and why, as workflow commands a pull request shows on its diff."""
     program = tmp_path / "train.py"
-    program.write_bytes((ROOT / "tests" / "codemods" / "host_sync_item.in.py").read_bytes())
-    assert harp.main(["refactor", "--no-config", "--output-format", "github",
-                      str(program)]) == 0
+    program.write_bytes(
+        (ROOT / "tests" / "codemods" / "aggressive" / "host_sync_item.in.py").read_bytes())
+    assert harp.main(["refactor", "--no-config", "--level", "aggressive", "--output-format",
+                      "github", str(program)]) == 0
     [line] = capsys.readouterr().out.splitlines()
     assert line.startswith(f"::notice file={program},line=10,col=16,")
     assert line.endswith("title=HARP201 host-sync-in-loop::fixable with `harp refactor "

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HOT = ("import torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"
        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\ntotal = 0.0\n"
        "for x in loader:\n    loss = model(x).sum()\n    loss.backward()\n"
-       "    total += loss.item()\n")
+       "    for p in model.parameters():\n        total += p.grad.norm().item()\n")
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ def test_harp_analyze_hook_reports_and_fails(scratch):
     repo, env = scratch
     done = pre_commit(repo, env, "harp-analyze")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "train.py:8:14: HARP201 host-sync-in-loop" in done.stdout
+    assert "train.py:9:18: HARP201 host-sync-in-loop" in done.stdout
     assert "notes.md" not in done.stdout  # only Python files and notebooks go to harp
 
 
@@ -64,5 +64,5 @@ def test_harp_refactor_hook_fixes_the_file(scratch):
     done = pre_commit(repo, env, "harp-refactor")
     assert done.returncode == 1, done.stdout + done.stderr  # files were modified
     assert "files were modified by this hook" in done.stdout
-    assert "total += loss.item()" not in (repo / "train.py").read_text()
+    assert "total += p.grad.norm().item()" not in (repo / "train.py").read_text()
     assert pre_commit(repo, env, "harp-analyze").returncode == 0

@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_example_hints_carry_assumptions(ctx):
     hints = analyze_file(ROOT / "examples" / "torch_train.py")
-    assert [h.id for h in hints] == ["HARP501", "HARP201"]
-    h = hints[1]
+    assert [h.id for h in hints] == ["HARP501", "HARP201", "HARP201"]
+    h = hints[2]
     assert "`loss.item()`" in h.message and "`for x, y` loop" in h.message
     tensor = next(a for a in h.assumptions if a.kind == "tensor")
     assert tensor.status == "speculated" and "module" in tensor.reason

@@ -16,8 +16,8 @@ from harp_ir.cli import harp
 HOT = ("import torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"
        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\ntotal = 0.0\n"
        "for x in loader:\n    loss = model(x).sum()\n    loss.backward()\n"
-       "    total += loss.item()\n")
-HOT_LINE = 8
+       "    for p in model.parameters():\n        total += p.grad.norm().item()\n")
+HOT_LINE = 9  # a wait per parameter on every step
 
 
 def analyze_json(capsys, *args) -> tuple[int, dict, str]:

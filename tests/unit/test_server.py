@@ -12,7 +12,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 HOT = ("import torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"
        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\ntotal = 0.0\n"
        "for x in loader:\n    loss = model(x).sum()\n    loss.backward()\n"
-       "    total += loss.item()\n")
+       "    for p in model.parameters():\n        total += p.grad.norm().item()\n")
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(
@@ -42,13 +42,13 @@ async def test_diagnostics_hover_and_a_fix_that_clears_them(client: LanguageClie
     uri = await _open(client, "train.py", HOT)
     [diagnostic] = client.diagnostics[uri]
     assert diagnostic.code == "HARP201" and diagnostic.source == "harp"
-    assert diagnostic.range == types.Range(start=types.Position(line=7, character=13),
-                                           end=types.Position(line=7, character=24))
+    assert diagnostic.range == types.Range(start=types.Position(line=8, character=17),
+                                           end=types.Position(line=8, character=37))
     assert diagnostic.message.endswith("[safe fix]")
 
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=7, character=16)))
+        position=types.Position(line=8, character=20)))
     assert "host-sync-in-loop" in hover.contents.value and "Assumes:" in hover.contents.value
 
     [action] = await client.text_document_code_action_async(types.CodeActionParams(
@@ -57,7 +57,7 @@ async def test_diagnostics_hover_and_a_fix_that_clears_them(client: LanguageClie
     assert action.is_preferred and action.title == "harp: fix HARP201 host-sync-in-loop"
     [edit] = action.edit.changes[uri]
     fixed = edit.new_text
-    assert "total += loss.item()" not in fixed
+    assert "total += p.grad.norm().item()" not in fixed
 
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),

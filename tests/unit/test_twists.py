@@ -1,7 +1,8 @@
 """Twist programs (tests/twists): each holds a pattern harp fixes plus one realistic twist
 that a naive fix gets wrong. Every safe fix harp makes on them is run against the original
 and must behave the same; each `# expect:` line says what harp must do with a hint:
-`fixed`, `declined "<reason>"` or `unsafe "<condition>"` (only with --unsafe-fixes)."""
+`fixed`, `declined "<reason>"` or `unsafe "<condition>"` (only with --unsafe-fixes). A
+`# level: aggressive` line runs harp at that level (a fix of a hint shown only there)."""
 
 import re
 import sys
@@ -16,6 +17,7 @@ from harp_ir.verify import difference, run_command
 TWISTS = Path(__file__).resolve().parents[1] / "twists"
 NAMES = sorted(p.name for p in TWISTS.glob("*.py"))
 EXPECT = re.compile(r'^# expect: (HARP\d{3}) (fixed|declined|unsafe)(?: "(.*)")?$', re.M)
+LEVEL = re.compile(r"^# level: (conservative|default|aggressive)$", re.M)
 
 
 def test_every_twist_says_what_it_is():
@@ -27,7 +29,8 @@ def test_every_twist_says_what_it_is():
 @pytest.mark.parametrize("name", NAMES)
 def test_twist(ctx, name, tmp_path):
     source = (TWISTS / name).read_text()
-    outcome = refactor_source(source, Path(name), Feedback())
+    level = LEVEL.search(source)
+    outcome = refactor_source(source, Path(name), Feedback(level[1] if level else "default"))
     applied = {h.id for h, _ in outcome.applied}
     declined = {}
     for h, reason in outcome.declined:

@@ -11,13 +11,15 @@ import pytest
 from harp_ir.cli import harp
 from harp_ir.verify import Run, bisect_fixes, difference, measured, run_command
 
+AGGRESSIVE = ("--level", "aggressive")  # one `.item()` a step: HARP201 is shown there
 TESTS = Path(__file__).resolve().parents[1]
 
 
 def _project(tmp_path, monkeypatch):
-    """A project with a fix that keeps behaviour (HARP201) and one that changes it
-    (HARP502 with momentum, an unsafe fix)."""
-    shutil.copy(TESTS / "codemods" / "host_sync_item.in.py", tmp_path / "good.py")
+    """A project with a fix that keeps behaviour (HARP201, one `.item()` a step: the
+    aggressive level's, which every run here asks for) and one that changes it (HARP502
+    with momentum, an unsafe fix)."""
+    shutil.copy(TESTS / "codemods" / "aggressive" / "host_sync_item.in.py", tmp_path / "good.py")
     shutil.copy(TESTS / "twists" / "zero_grad_momentum.py", tmp_path / "bad.py")
     monkeypatch.chdir(tmp_path)
     return f"{sys.executable} good.py && {sys.executable} bad.py"
@@ -27,7 +29,7 @@ def test_verify_drops_the_fix_that_changes_output_and_keeps_the_good_one(
         tmp_path, monkeypatch, capsys):
     command = _project(tmp_path, monkeypatch)
     before = {p.name: p.read_text() for p in tmp_path.iterdir()}
-    status = harp.main(["refactor", "--unsafe-fixes", "--verify", command, "."])
+    status = harp.main(["refactor", *AGGRESSIVE, "--unsafe-fixes", "--verify", command, "."])
     out, err = capsys.readouterr()
     assert status == 0, err
     assert "bad.py:" in err and "HARP502 dropped: the run changed: output line 2" in err
@@ -42,12 +44,13 @@ def test_verify_drops_the_fix_that_changes_output_and_keeps_the_good_one(
 
 def test_verify_counts_what_the_kept_fixes_remove(tmp_path, monkeypatch, capsys):
     _project(tmp_path, monkeypatch)
-    assert harp.main(["refactor", "--verify", f"{sys.executable} good.py", "good.py"]) == 0
+    assert harp.main(["refactor", *AGGRESSIVE, "--verify", f"{sys.executable} good.py",
+                      "good.py"]) == 0
     err = capsys.readouterr().err
     # one `.item()` per iteration of the 5-batch loop becomes one after it
     assert "harp: verify: counted by harp measure, before -> after: sync 5 -> 1;" in err
-    assert harp.main(["refactor", "--verify", f"{sys.executable} good.py", "--no-counts",
-                      "good.py"]) == 0
+    assert harp.main(["refactor", *AGGRESSIVE, "--verify", f"{sys.executable} good.py",
+                      "--no-counts", "good.py"]) == 0
     assert "counted" not in capsys.readouterr().err
 
 
@@ -64,7 +67,7 @@ def test_only_one_python_program_is_measured():
 def test_verify_with_apply_writes_only_the_kept_fixes(tmp_path, monkeypatch, capsys):
     command = _project(tmp_path, monkeypatch)
     bad = (tmp_path / "bad.py").read_text()
-    assert harp.main(["refactor", "--unsafe-fixes", "--apply", "--verify", command,
+    assert harp.main(["refactor", *AGGRESSIVE, "--unsafe-fixes", "--apply", "--verify", command,
                       "."]) == 0
     assert "loss.detach().double()" in (tmp_path / "good.py").read_text()
     assert (tmp_path / "bad.py").read_text() == bad
@@ -73,10 +76,10 @@ def test_verify_with_apply_writes_only_the_kept_fixes(tmp_path, monkeypatch, cap
 def test_verify_refuses_a_command_that_fails_or_is_not_deterministic(
         tmp_path, monkeypatch, capsys):
     _project(tmp_path, monkeypatch)
-    assert harp.main(["refactor", "--verify", "exit 3", "good.py"]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--verify", "exit 3", "good.py"]) == 2
     assert "CMD fails on the unchanged program (exit 3" in capsys.readouterr().err
     random = f"{sys.executable} -c 'import random; print(random.random())'"
-    assert harp.main(["refactor", "--verify", random, "good.py"]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--verify", random, "good.py"]) == 2
     assert "two runs of the unchanged program differ" in capsys.readouterr().err
 
 
@@ -86,9 +89,9 @@ def test_verify_refuses_a_command_that_never_runs_the_program(
     nothing. A file CMD does not run keeps its code; the files it runs are verified."""
     _project(tmp_path, monkeypatch)
     good, bad = (tmp_path / "good.py").read_text(), (tmp_path / "bad.py").read_text()
-    assert harp.main(["refactor", "--apply", "--verify", "true", "good.py"]) == 2
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--verify", "true", "good.py"]) == 2
     assert "CMD does not run the files the fixes change" in capsys.readouterr().err
-    assert harp.main(["refactor", "--apply", "--unsafe-fixes", "--verify",
+    assert harp.main(["refactor", *AGGRESSIVE, "--apply", "--unsafe-fixes", "--verify",
                       f"{sys.executable} good.py", "good.py", "bad.py"]) == 0
     err = capsys.readouterr().err
     assert "bad.py:1:1: warning: --verify: CMD does not run this file" in err

@@ -5,6 +5,6 @@
 # RUN: FileCheck --check-prefix=OUT %s < %t.out
 # ERR: {{.*}}Inputs/broken.py:4:5: error: invalid syntax: '(' was never closed
 # ERR-NOT: Traceback
-# OUT: train.py:25:20: HARP201
+# OUT: train.py:25:27: HARP201
 # RUN: %expect-exit 2 %harp import %S/Inputs/broken.py 2> %t.imp
 # RUN: FileCheck --check-prefix=ERR %s < %t.imp

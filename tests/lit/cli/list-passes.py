@@ -7,9 +7,9 @@
 # EXPLAIN: What: a tensor converted to a host value inside a loop
 # EXPLAIN: Why: the host waits for the device
 # EXPLAIN: Example, before:
-# EXPLAIN: total += loss.item()
+# EXPLAIN: norms += p.grad.norm().item()
 # EXPLAIN: after:
-# EXPLAIN: total = total.item()
+# EXPLAIN: norms = norms.item()
 # EXPLAIN: Automatic fix (safe (unsafe in an epoch loop)):
 # EXPLAIN: It declines when:
 # EXPLAIN: May assume

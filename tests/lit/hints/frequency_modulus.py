@@ -16,10 +16,14 @@ for step in range(10000):
     opt.zero_grad()
     loss.backward()
     opt.step()
+    # a wait per parameter (one per step alone would be the aggressive level's)
     if step % 4 == 0:
-        often += loss.item()  # expected-hint HARP201
+        for p in model.parameters():
+            often += p.grad.norm().item()  # expected-hint HARP201
     if step % EVERY == 0:
-        named += loss.item()  # expected-hint HARP201
+        for p in model.parameters():
+            named += p.grad.norm().item()  # expected-hint HARP201
     if step % 100 == 0:
-        rarely += loss.item()  # expected-hint@aggressive HARP201
+        for p in model.parameters():
+            rarely += p.grad.norm().item()  # expected-hint@aggressive HARP201
 print(often, named, rarely)

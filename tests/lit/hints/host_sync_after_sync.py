@@ -15,5 +15,5 @@ with torch.no_grad():
         depth = rgb.mean(1)
         frames.append(rgb.cpu().numpy())  # expected-hint@aggressive HARP201
         depths.append(depth.cpu().numpy())  # expected-hint@aggressive HARP201
-        totals.append(model(rgb).sum().cpu().numpy())  # expected-hint HARP201
+        totals.append(model(rgb).sum().cpu().numpy())  # expected-hint@aggressive HARP201
 print(len(frames), len(depths), len(totals))

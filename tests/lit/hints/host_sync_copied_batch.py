@@ -44,7 +44,7 @@ def fit_resident(model, loss_fn, optimizer):
     for x, y in batches:
         loss = loss_fn(model(x), y)
         optimizer.zero_grad()
-        losses.append(loss.item())  # expected-hint HARP201
+        losses.append(loss.item())  # expected-hint@aggressive HARP201
         loss.backward()
         optimizer.step()
     return losses

@@ -103,7 +103,7 @@ def evaluate_local(loader, model):
     with torch.no_grad():
         for data, target in loader:
             pred = model(data).argmax(dim=1)
-            correct += pred.eq(target.cuda()).sum().item()  # expected-hint HARP201
+            correct += pred.eq(target.cuda()).sum().item()  # expected-hint@aggressive HARP201
     return correct
 
 
@@ -118,7 +118,7 @@ def evaluate_either(loader, model):
     with torch.no_grad():
         for data, target in loader:
             pred = model(data).argmax(dim=1).cuda()
-            correct += pred.eq(target.cuda()).sum().item()  # expected-hint HARP201
+            correct += pred.eq(target.cuda()).sum().item()  # expected-hint@aggressive HARP201
     return correct
 
 
@@ -139,7 +139,7 @@ class Sampler:
             for _ in range(n):
                 sample = self.source.generate(n)
                 out = self.net(torch.as_tensor(sample).cuda())
-                totals.append(out.sum().item())  # expected-hint HARP201
+                totals.append(out.sum().item())  # expected-hint@aggressive HARP201
         return totals
 
 
@@ -171,7 +171,7 @@ def evaluate_shadowed(loader, net):
     with torch.no_grad():
         for data, target in loader:
             pred = net(data).argmax(dim=1).cuda()
-            correct += pred.eq(target.cuda()).sum().item()  # expected-hint HARP201
+            correct += pred.eq(target.cuda()).sum().item()  # expected-hint@aggressive HARP201
     return correct
 
 
