@@ -2189,11 +2189,21 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
                     not rare(inner):
                 return True  # `train(model, train_loader)`: it loops over the batches
             func = called_function(inner)
-            if func is not None and not holds(func, op) and any(
-                    o.name in LOOPS and does_model_work(o, strict=True)
-                    for o in walk(func)) and not rare(inner):
+            if func is not None and not holds(func, op) and not model_forward(func) and \
+                    any(o.name in LOOPS and does_model_work(o, strict=True)
+                        for o in walk(func)) and not rare(inner):
                 return True
     return False
+
+
+def model_forward(func: ir.Operation) -> bool:
+    """Whether `func` is what calling a model of the program runs (`forward` of an
+    `nn.Module` subclass, `call` of a Keras one): its loops (a decoder's time steps, an
+    attention over encoder outputs) are part of the step that calls the model, not a loop
+    of steps inside it."""
+    cls = func.parent
+    return cls is not None and cls.name == "host.class" and module_class(cls) and \
+        string_attr(func, "sym_name") in ("forward", "call", "__call__")
 
 
 def same_op(a: ir.Operation | None, b: ir.Operation) -> bool:
@@ -2344,3 +2354,48 @@ def enclosing_scope(op: ir.Operation) -> ir.Operation:
     while parent is not None and parent.name not in SCOPES:
         parent = parent.parent
     return parent if parent is not None else op
+
+
+#: methods whose call changes what a later call sees: a training step, a filled container
+_STATE_CHANGING = frozenset({"backward", "step", "zero_grad", "register_buffer"})
+
+
+def stateless_function(call: ir.Operation, depth: int = 0) -> ir.Operation | None:
+    """The one program function a call runs (`self.score(h, out[i])`, `model(x[t])`'s
+    `forward`) when its body runs a model or tensor ops and keeps nothing between calls:
+    it writes no attribute or global, fills or changes no container it did not make, runs
+    no training step, prints nothing, and calls only such functions of the program. Calls
+    of it on separate examples are then independent, as a model's are; None otherwise."""
+    funcs = called_functions(call)
+    if len(funcs) != 1 or depth > 2:
+        return None
+    func = funcs[0]
+    made_here = {n for n, stores in _stores(func).items()
+                 if all(not isinstance(s.operands[0].owner, ir.Block) for s in stores)}
+    mutators = catalogue.load().container_mutators
+
+    def local(value: ir.Value) -> bool:
+        load = producer(value)
+        return load is not None and load.name == "host.load" and \
+            not string_attr(load, "scope") and string_attr(load, "name") in made_here
+
+    work = 0
+    for op in walk(func):
+        if op.name == "host.setattr" or (op.name == "host.store" and
+                                         string_attr(op, "scope")):
+            return None
+        if op.name == "host.setitem" and not local(op.operands[0]):
+            return None
+        if op.name != "host.call":
+            work += op.name == "host.binop" and value_kind(op.result) == "tensor"
+            continue
+        method = string_attr(op, "method")
+        if method in _STATE_CHANGING or string_attr(op, "effect") == "io" or \
+                (method in mutators and not local(receiver(op))):
+            return None
+        if called_function(op) is not None and stateless_function(op, depth + 1) is None:
+            return None
+        callee = producer(op.operands[0])
+        work += 2 if callee is not None and string_attr(callee, "harp.kind") == "module" \
+            else value_kind(op.result) == "tensor"
+    return func if work >= 2 else None

@@ -13,7 +13,12 @@ recurrence over `range`/`reversed(range)` of a tensor's elements (an iteration r
 the one before stored, and calls nothing but pure library functions: a discounted return,
 GAE): it cannot be one op, but the same arithmetic on host numbers costs a fraction of one
 op dispatch per element. Beside a rollout loop with the same bound it runs once per step,
-a few percent of a step that runs a model (the aggressive level's).
+a few percent of a step that runs a model (the aggressive level's). And a loop over
+`range` that calls a method or function of the program on one element of a tensor per
+iteration (`attn[b, i] = self.score(h[:, b], enc[i, b])`), its other arguments unchanged by
+the loop and nothing carried between iterations, when the function runs tensor ops and
+keeps no state (`analysis.stateless_function`): each call runs its ops on one element. A
+model's `forward` called so is HARP403's.
 
 Assumes: the iterations are independent (no element depends on an earlier one), which
 the refactoring to a vectorized op needs.
@@ -31,15 +36,20 @@ from harp_ir.analysis import (
     describe_loop,
     does_model_work,
     element_reads,
+    enclosing_loop,
     holds,
     in_compiled_function,
     int_attr,
+    invariant_in,
     iterated_range,
+    loop_mutates,
+    model_forward,
     producer,
     record_hint,
     same_op,
     setting_int,
     small_range,
+    stateless_function,
     stored_once,
     string_attr,
     tensor_valued,
@@ -47,8 +57,10 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.callgraph import function_name
 from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.frontend.names import dotted_name
+from harp_ir.passes.per_sample_call import one_example
 from harp_ir.rules import Fix, HintSpec, Rule, established
 from harp_ir.shapes import tensor_rank
 
@@ -224,6 +236,8 @@ def run(module, pass_=None) -> None:
             continue
         var = string_attr(loop, "target")
         iterable = loop.operands[0]
+        if _report_element_calls(loop, var, iterable):
+            continue
         if not _elementwise_body(loop, var):
             reads = element_reads(loop)
             if reads:
@@ -257,6 +271,60 @@ def run(module, pass_=None) -> None:
             *_broadcast_assumptions(loop, var, iterable),
             *callgraph.loop_run_rate(loop),
         ])
+
+
+def _element_call(loop):
+    """A call in `loop`'s own body of a method or function of the program that runs tensor
+    ops and keeps no state (`analysis.stateless_function`), given one element of a tensor
+    (`self.score(hidden, outputs[i])`) and otherwise what the loop does not change: the
+    call, the function and the tensor; None when there is none."""
+    changed = loop_mutates(loop)
+    for op in walk(loop):
+        if op.name != "host.call" or not same_op(enclosing_loop(op), loop) or \
+                called_function(op) is None:
+            continue
+        args = list(op.operands)[1:]
+        at = next((i for i, v in enumerate(args) if one_example(v, loop)), None)
+        if at is None or not all(invariant_in(v, loop, clobbered=changed)
+                                 for i, v in enumerate(args) if i != at):
+            continue
+        func = stateless_function(op)
+        if func is None or model_forward(func):
+            continue  # a model called per example is HARP403's
+        element = producer(args[at])
+        while element is not None and element.name == "host.call":  # `.unsqueeze(0)`
+            element = producer(element.operands[0])
+            element = producer(element.operands[0]) if element is not None else None
+        if element is None or element.name != "host.getitem":
+            continue
+        whole, index = element.operands[0], producer(element.operands[1])
+        if tensor_valued(whole) or (index is not None and index.name == "host.tuple"):
+            return op, func, value_name(whole) or "the tensor"  # `x[i, b]`: an array
+    return None
+
+
+def _report_element_calls(loop, var: str, iterable) -> bool:
+    """HARP401 for a loop that calls a function of the program on one element of a tensor
+    per iteration, independently (`attn[i] = self.score(h, enc[i])` for each encoder
+    output): every call runs its framework ops on one element, where one batched
+    computation over the whole tensor does them all at once."""
+    if iterated_range(iterable) is None or _carried(loop) or callgraph.trains(loop):
+        return False
+    found = _element_call(loop)
+    if found is None:
+        return False
+    call, func, tensor = found
+    message = (f"{describe_loop(loop)} calls `{function_name(func)}` on one element of "
+               f"`{tensor}` per iteration, running its framework ops on one element each "
+               f"time; compute it for all the elements at once (the same ops on the whole "
+               f"tensor, batched: `bmm`, broadcasting)")
+    record_hint(loop, HINT, message, [
+        Assumption("independent-iterations", describe_loop(loop), "medium", "speculated",
+                   f"no call reads what an earlier one computed, and `{function_name(func)}` "
+                   f"keeps nothing between calls"),
+        *callgraph.loop_run_rate(loop),
+    ])
+    return True
 
 
 def _report_recurrence(loop, var: str, iterable, ranged, tensor: str,
@@ -646,7 +714,9 @@ RULE = Rule(
         finds="a Python loop over tensor indices or elements doing per-element tensor ops, or "
               "reading each element of a tensor on the host (`t[i].item()`, `int(v)`, a "
               "tensor element as an index or a slice bound), or a recurrence over a "
-              "tensor's elements (a discounted return or GAE computed step by step)",
+              "tensor's elements (a discounted return or GAE computed step by step), or "
+              "calling a function of the program that runs tensor ops and keeps no state "
+              "on one element per iteration (an attention scoring each encoder output)",
         why="each element costs a Python iteration and one or more small op launches, where one "
             "op over the tensor does the same work at once",
         refactoring="the vectorized op (a recurrence: the same arithmetic on host numbers, "

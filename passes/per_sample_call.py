@@ -32,9 +32,11 @@ from harp_ir.analysis import (
     iterations_at_least,
     loop_mutates,
     loop_runs,
+    model_forward,
     paced,
     producer,
     record_hint,
+    stateless_function,
     string_attr,
     unit_slice,
     value_name,
@@ -57,7 +59,10 @@ def _callee_is_model(op) -> str:
     return ""
 
 
-def _one_example(value, loop) -> bool:
+def one_example(value, loop) -> bool:
+    """Whether `value` is one example of a tensor per iteration of `loop`: `x[i]`,
+    `x[i:i + 1]`, `x[i, b]` with `b` fixed in the loop, through `.unsqueeze(0)`/`.view`,
+    with `i` the loop's counter; or the loop's variable when it iterates a tensor."""
     owner = value.owner
     var = string_attr(loop, "target")
     if not hasattr(owner, "operation"):
@@ -65,7 +70,7 @@ def _one_example(value, loop) -> bool:
     op = owner.operation
     if op.name == "host.call" and string_attr(op, "method") in ("unsqueeze", "view",
                                                                "reshape"):
-        return _one_example(op.operands[0].owner.operation.operands[0], loop)
+        return one_example(op.operands[0].owner.operation.operands[0], loop)
     if op.name == "host.load":
         iterable = loop.operands[0].owner
         return string_attr(op, "name") == var and hasattr(iterable, "operation") and \
@@ -77,6 +82,10 @@ def _one_example(value, loop) -> bool:
     if not hasattr(index, "operation"):
         return False
     idx = index.operation
+    if idx.name == "host.tuple":  # `x[i, b]` with `b` fixed in the loop: one example
+        first, rest = idx.operands[0], list(idx.operands)[1:]
+        return _is_load_of(producer(first), var) and \
+            all(invariant_in(v, loop, clobbered=loop_mutates(loop)) for v in rest)
     if idx.name == "host.slice":  # `x[i:i + 1]` is one example; `x[i:i + batch]` a batch
         lower, upper, step = (producer(v) for v in idx.operands)
         if step is None or constant_value(step.result) is not None or \
@@ -164,17 +173,27 @@ def run(module, pass_=None) -> None:
         if op.name != "host.call" or len(op.operands) < 2:
             continue
         _keras_examples(op)
-        model = _callee_is_model(op)
-        loop = enclosing_loop(op) if model else None
+        loop = enclosing_loop(op)
         if loop is None or loop.name != "host.for":
             continue
-        example = _one_example(op.operands[1], loop)
-        step = 0 if example else _one_step(op.operands[1], loop)
+        args = list(op.operands)[1:]
+        model = _callee_is_model(op)
+        if model:
+            example = one_example(args[0], loop)
+            step = 0 if example else _one_step(args[0], loop)
+            others = args[1:]
+        else:  # a model of the program (`model(state[t])`, its `forward`), one example
+            at = next((i for i, v in enumerate(args) if one_example(v, loop)), None)
+            func = stateless_function(op) if at is not None else None
+            if func is None or not model_forward(func):
+                continue  # a method or function called per element is HARP401's
+            example, step, others = True, 0, args[:at] + args[at + 1:]
+            model = value_name(op.operands[0]) or "the model"
         changed = loop_mutates(loop)
         if (example or step) and trains(loop):
             continue  # each call sees the weights the previous iteration's update left
         if not (example or step) or not all(
-                invariant_in(v, loop, clobbered=changed) for v in op.operands[2:]):
+                invariant_in(v, loop, clobbered=changed) for v in others):
             continue  # another argument changes in the loop (a state `h` it carries)
         if step:
             whole = value_name(producer(op.operands[1]).operands[0]) or "x"
