@@ -45,6 +45,7 @@ from harp_ir.analysis import (
     loop_mutates,
     model_forward,
     producer,
+    receiver,
     record_hint,
     same_op,
     setting_int,
@@ -236,7 +237,7 @@ def run(module, pass_=None) -> None:
             continue
         var = string_attr(loop, "target")
         iterable = loop.operands[0]
-        if _report_element_calls(loop, var, iterable):
+        if _report_element_calls(loop, iterable):
             continue
         if not _elementwise_body(loop, var):
             reads = element_reads(loop)
@@ -277,7 +278,7 @@ def _element_call(loop):
     """A call in `loop`'s own body of a method or function of the program that runs tensor
     ops and keeps no state (`analysis.stateless_function`), given one element of a tensor
     (`self.score(hidden, outputs[i])`) and otherwise what the loop does not change: the
-    call, the function and the tensor; None when there is none."""
+    function and the tensor's name; None when there is none."""
     changed = loop_mutates(loop)
     for op in walk(loop):
         if op.name != "host.call" or not same_op(enclosing_loop(op), loop) or \
@@ -293,17 +294,16 @@ def _element_call(loop):
             continue  # a model called per example is HARP403's
         element = producer(args[at])
         while element is not None and element.name == "host.call":  # `.unsqueeze(0)`
-            element = producer(element.operands[0])
-            element = producer(element.operands[0]) if element is not None else None
+            element = producer(receiver(element)) if receiver(element) else None
         if element is None or element.name != "host.getitem":
             continue
         whole, index = element.operands[0], producer(element.operands[1])
         if tensor_valued(whole) or (index is not None and index.name == "host.tuple"):
-            return op, func, value_name(whole) or "the tensor"  # `x[i, b]`: an array
+            return func, value_name(whole) or "the tensor"  # `x[i, b]`: an array
     return None
 
 
-def _report_element_calls(loop, var: str, iterable) -> bool:
+def _report_element_calls(loop, iterable) -> bool:
     """HARP401 for a loop that calls a function of the program on one element of a tensor
     per iteration, independently (`attn[i] = self.score(h, enc[i])` for each encoder
     output): every call runs its framework ops on one element, where one batched
@@ -313,7 +313,7 @@ def _report_element_calls(loop, var: str, iterable) -> bool:
     found = _element_call(loop)
     if found is None:
         return False
-    call, func, tensor = found
+    func, tensor = found
     message = (f"{describe_loop(loop)} calls `{function_name(func)}` on one element of "
                f"`{tensor}` per iteration, running its framework ops on one element each "
                f"time; compute it for all the elements at once (the same ops on the whole "

@@ -222,8 +222,10 @@ def _per_element(loop) -> bool:
     """Whether `loop` visits the elements of a tensor (`for i, y in enumerate(labels)`)
     or a model's parameters: a sync in its body waits once per element, many times for
     each time the code around the loop runs."""
-    if loop.name != "host.for" or over_parameters(loop):
-        return loop.name == "host.for"
+    if loop.name != "host.for":
+        return False
+    if over_parameters(loop):
+        return True
     iterable = loop.operands[0]
     made = producer(iterable)
     if made is not None and made.name == "host.call" and \
