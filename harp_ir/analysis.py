@@ -454,6 +454,12 @@ def producer(value: ir.Value) -> ir.Operation | None:
     return None if isinstance(owner, ir.Block) else owner.operation
 
 
+def user(use: ir.OpOperand) -> ir.Operation:
+    """The op that uses a value at `use` (the bindings give an OpView or an Operation)."""
+    owner = use.owner
+    return owner.operation if hasattr(owner, "operation") else owner
+
+
 def value_kind(value: ir.Value) -> str:
     """The `harp.kind` the frontend recorded for `value` ("" when unknown). A tensor the
     frontend only speculated (a model's call is assumed to return one) that the whole
@@ -679,18 +685,18 @@ def _index_holds(index: ir.Value, var: str) -> bool:
 
 def _read_on_host(use: ir.OpOperand) -> bool:
     """Whether a use of a tensor element makes Python read its value."""
-    user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
-    if user.name == "host.slice":
+    op = user(use)
+    if op.name == "host.slice":
         return True  # a slice bound: `__index__`
-    if user.name == "host.tuple":  # an index of a subscript: `x[i, start[i]]`
-        return any((u.owner.operation if hasattr(u.owner, "operation") else u.owner).name
-                   == "host.getitem" and u.operand_number == 1 for u in user.result.uses)
-    if user.name == "host.getitem" and use.operand_number == 1:
+    if op.name == "host.tuple":  # an index of a subscript: `x[i, start[i]]`
+        return any(user(u).name == "host.getitem" and u.operand_number == 1
+                   for u in op.result.uses)
+    if op.name == "host.getitem" and use.operand_number == 1:
         return True
-    if user.name == "host.getattr" and string_attr(user, "attr") in _HOST_READ_METHODS:
+    if op.name == "host.getattr" and string_attr(op, "attr") in _HOST_READ_METHODS:
         return True
-    return user.name == "host.call" and use.operand_number > 0 and \
-        string_attr(user, "qualname") in _HOST_READ_BUILTINS
+    return op.name == "host.call" and use.operand_number > 0 and \
+        string_attr(op, "qualname") in _HOST_READ_BUILTINS
 
 
 def _returned(call: ir.Operation) -> list[ir.Value]:
@@ -1321,7 +1327,7 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
         return {"host"}
     found: set[str] = set()
     for use in value.uses:
-        op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        op = user(use)
         if op.name == "host.call":
             qualname, method = string_attr(op, "qualname"), string_attr(op, "method")
             if _is_output(op):

@@ -51,6 +51,7 @@ from harp_ir.analysis import (
     same_op,
     string_attr,
     tests_one_value,
+    user,
     walk,
 )
 
@@ -379,7 +380,7 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
             return None
         v = work.pop()
         for use in v.uses:
-            op = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            op = user(use)
             if op.name == "host.store":
                 loads = autograd.loads_reading(op)
                 if loads is None:
@@ -425,7 +426,7 @@ def _returned_to(op: ir.Operation, place: int) -> list[ir.Value] | None:
     (`train_loader, test_loader = data_generator(...)`). None when a return or a call
     is used some other way."""
     if op.name == "host.tuple":
-        users = [_user(u) for u in op.result.uses]
+        users = [user(u) for u in op.result.uses]
         if len(users) != 1 or users[0].name != "hostcf.return":
             return None
         size, op = len(op.operands), users[0]
@@ -440,17 +441,12 @@ def _returned_to(op: ir.Operation, place: int) -> list[ir.Value] | None:
             found.append(call.result)
             continue
         for use in call.result.uses:
-            unpack = _user(use)
+            unpack = user(use)
             if unpack.name != "host.unpack" or len(unpack.results) != size or \
                     int_attr(unpack, "starred") != -1:
                 return None
             found.append(unpack.results[place])
     return found
-
-
-def _user(use) -> ir.Operation:
-    owner = use.owner
-    return owner.operation if hasattr(owner, "operation") else owner
 
 
 def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:

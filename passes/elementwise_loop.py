@@ -45,7 +45,6 @@ from harp_ir.analysis import (
     loop_mutates,
     model_forward,
     producer,
-    receiver,
     record_hint,
     same_op,
     setting_int,
@@ -61,7 +60,7 @@ from harp_ir.analysis import (
 from harp_ir.callgraph import function_name
 from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.frontend.names import dotted_name
-from harp_ir.passes.per_sample_call import one_example
+from harp_ir.passes.per_sample_call import example_read
 from harp_ir.rules import Fix, HintSpec, Rule, established
 from harp_ir.shapes import tensor_rank
 
@@ -285,17 +284,16 @@ def _element_call(loop):
                 called_function(op) is None:
             continue
         args = list(op.operands)[1:]
-        at = next((i for i, v in enumerate(args) if one_example(v, loop)), None)
+        reads = [example_read(v, loop) for v in args]
+        at = next((i for i, r in enumerate(reads) if r is not None), None)
         if at is None or not all(invariant_in(v, loop, clobbered=changed)
                                  for i, v in enumerate(args) if i != at):
             continue
         func = stateless_function(op)
         if func is None or model_forward(func):
             continue  # a model called per example is HARP403's
-        element = producer(args[at])
-        while element is not None and element.name == "host.call":  # `.unsqueeze(0)`
-            element = producer(receiver(element)) if receiver(element) else None
-        if element is None or element.name != "host.getitem":
+        element = reads[at]  # `outputs[i, b]`, seen through `.unsqueeze(0)`
+        if element.name != "host.getitem":
             continue
         whole, index = element.operands[0], producer(element.operands[1])
         if tensor_valued(whole) or (index is not None and index.name == "host.tuple"):

@@ -59,33 +59,34 @@ def _callee_is_model(op) -> str:
     return ""
 
 
-def one_example(value, loop) -> bool:
-    """Whether `value` is one example of a tensor per iteration of `loop`: `x[i]`,
-    `x[i:i + 1]`, `x[i, b]` with `b` fixed in the loop, through `.unsqueeze(0)`/`.view`,
-    with `i` the loop's counter; or the loop's variable when it iterates a tensor."""
+def example_read(value, loop):
+    """The op that reads one example of a tensor per iteration of `loop` for `value`:
+    the subscript `x[i]`, `x[i:i + 1]` or `x[i, b]` (`b` fixed in the loop, `i` the loop's
+    counter), seen through `.unsqueeze(0)`/`.view`/`.reshape`; or the load of the loop's
+    variable when it iterates a tensor. None when `value` is no such example."""
     owner = value.owner
     var = string_attr(loop, "target")
     if not hasattr(owner, "operation"):
-        return False
+        return None
     op = owner.operation
     if op.name == "host.call" and string_attr(op, "method") in ("unsqueeze", "view",
                                                                "reshape"):
-        return one_example(op.operands[0].owner.operation.operands[0], loop)
+        return example_read(op.operands[0].owner.operation.operands[0], loop)
     if op.name == "host.load":
         iterable = loop.operands[0].owner
-        return string_attr(op, "name") == var and hasattr(iterable, "operation") and \
-            string_attr(iterable.operation, "harp.kind") == "tensor"
+        return op if string_attr(op, "name") == var and hasattr(iterable, "operation") and \
+            string_attr(iterable.operation, "harp.kind") == "tensor" else None
     if op.name != "host.getitem":
-        return False
+        return None
     var = _counter(loop)
     index = op.operands[1].owner
     if not hasattr(index, "operation"):
-        return False
+        return None
     idx = index.operation
     if idx.name == "host.tuple":  # `x[i, b]` with `b` fixed in the loop: one example
         first, rest = idx.operands[0], list(idx.operands)[1:]
-        return _is_load_of(producer(first), var) and \
-            all(invariant_in(v, loop, clobbered=loop_mutates(loop)) for v in rest)
+        return op if _is_load_of(producer(first), var) and \
+            all(invariant_in(v, loop, clobbered=loop_mutates(loop)) for v in rest) else None
     if idx.name == "host.slice":  # `x[i:i + 1]` is one example; `x[i:i + batch]` a batch
         lower, upper, step = (producer(v) for v in idx.operands)
         if step is None or constant_value(step.result) is not None or \
@@ -93,9 +94,9 @@ def one_example(value, loop) -> bool:
                 string_attr(upper, "op") != "add" or \
                 sorted(constant_value(v) == 1 for v in upper.operands) != [False, True] or \
                 not any(_is_load_of(producer(v), var) for v in upper.operands):
-            return False
+            return None
         idx = lower
-    return _is_load_of(idx, var)
+    return op if _is_load_of(idx, var) else None
 
 
 def _counter(loop) -> str:
@@ -179,11 +180,12 @@ def run(module, pass_=None) -> None:
         args = list(op.operands)[1:]
         model = _callee_is_model(op)
         if model:
-            example = one_example(args[0], loop)
+            example = example_read(args[0], loop) is not None
             step = 0 if example else _one_step(args[0], loop)
             others = args[1:]
         else:  # a model of the program (`model(state[t])`, its `forward`), one example
-            at = next((i for i, v in enumerate(args) if one_example(v, loop)), None)
+            at = next((i for i, v in enumerate(args) if example_read(v, loop) is not None),
+                      None)
             func = stateless_function(op) if at is not None else None
             if func is None or not model_forward(func):
                 continue  # a method or function called per element is HARP401's
