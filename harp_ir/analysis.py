@@ -355,9 +355,9 @@ def _slot_index(loop: ir.Operation) -> tuple[dict, dict, set[str]]:
         elif op.name == "host.load":
             loads.setdefault(name, []).append(op)
             for use in op.result.uses:
-                user = use.owner.operation
-                if user.name in _CHANGES_OPERAND and use.operand_number == 0 or \
-                        user.name == "host.binop" and "inplace" in user.attributes:
+                reader = user(use)
+                if reader.name in _CHANGES_OPERAND and use.operand_number == 0 or \
+                        reader.name == "host.binop" and "inplace" in reader.attributes:
                     changed.add(name)
         elif name:  # `del x` and other writes of a slot by name
             changed.add(name)
@@ -1370,11 +1370,11 @@ def _accumulator_uses(binop: ir.Operation, scope: ir.Operation, depth: int) -> s
             continue  # read at a log interval: the sync moves there, as it should
             # (a read on the way out of the loop, kind "last", needs the number there)
         for use in o.result.uses:
-            user = use.owner.operation
-            if user.name == "host.binop" and _accumulates(user):
+            reader = user(use)
+            if reader.name == "host.binop" and _accumulates(reader):
                 continue
-            found |= value_uses(user.result, scope, depth + 1) if user.name in \
-                _PASS_THROUGH else {"output"} if _is_output(user) else {"host"}
+            found |= value_uses(reader.result, scope, depth + 1) if reader.name in \
+                _PASS_THROUGH else {"output"} if _is_output(reader) else {"host"}
     return found
 
 

@@ -1,5 +1,6 @@
 # twist: momentum: a parameter with a zero grad keeps moving, one with None stops
 # expect: HARP502 unsafe "every parameter gets a gradient on every step"
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

@@ -1,5 +1,6 @@
 # twist: weight decay: a parameter whose grad becomes None is skipped instead of decayed
 # expect: HARP502 declined "the program reads `.grad`"
+# level: aggressive
 import torch
 
 torch.manual_seed(0)

@@ -12,8 +12,8 @@ from harp_ir.cli import harp
 from harp_ir.refactor import SourceFile, WriteError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "codemods"
-BEFORE = (FIXTURES / "zero_grad_kwarg.in.py").read_text()
-AFTER = (FIXTURES / "zero_grad_kwarg.out.py").read_text()
+BEFORE = (FIXTURES / "concat_torch.in.py").read_text()
+AFTER = (FIXTURES / "concat_torch.out.py").read_text()
 
 
 def apply(*paths) -> int:

@@ -89,11 +89,11 @@ def test_apply_rewrites_in_place_and_reanalysis_is_clean(tmp_path, capsys):
 
 def test_diff_is_printed_without_apply(tmp_path, capsys):
     path = tmp_path / "train.py"
-    original = (FIXTURES / "zero_grad_kwarg.in.py").read_text()
+    original = (FIXTURES / "concat_torch.in.py").read_text()
     path.write_text(original)
     assert harp.main(["refactor", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "-    opt.zero_grad(set_to_none=False)" in out and "(safe fix)" in out
+    assert "-    out = torch.cat([out, row], dim=0)" in out and "(safe fix)" in out
     assert path.read_text() == original
 
 
@@ -120,7 +120,7 @@ def test_a_rewrite_that_does_not_parse_is_never_applied(ctx, tmp_path, monkeypat
             body=[cst.SimpleStatementLine([cst.Expr(cst.Name("def"))])])
 
     monkeypatch.setattr(codemods, "fix_for", lambda hint_id: Fix(broken, "safe", "-", "-"))
-    src = (FIXTURES / "zero_grad_kwarg.in.py").read_text()
+    src = (FIXTURES / "concat_torch.in.py").read_text()
     outcome = refactor(src)
     assert outcome.source == src
     assert any("did not parse" in reason for _, reason in outcome.declined)
