@@ -857,6 +857,111 @@ def setting_int(value: ir.Value, depth: int = 0) -> int | None:
     return None
 
 
+def capacity(value: ir.Value, depth: int = 0) -> tuple[int, list[ir.Operation]] | None:
+    """(the most items the container whose size `value` is can hold, the ops that grow
+    it), when the program states the bound: `len(self.buffer)` (or a property returning
+    it) where the class makes `self.buffer = deque(maxlen=n)`, or trims it whenever its
+    length exceeds a setting (`while len(self.buffer) > self.capacity:
+    self.buffer.pop(0)`); `self.size` the class keeps as `min(self.size + 1,
+    self.max_size)`. Growth ops: `append`/`extend`/`+=` of the container, the stores of
+    the counter. None when the bound is unstated."""
+    op = producer(value)
+    if op is None or depth > 4:
+        return None
+    if op.name == "host.call" and string_attr(op, "qualname") == "builtins.len" and \
+            len(op.operands) == 2:
+        return _container_capacity(op.operands[1])
+    if op.name != "host.getattr":
+        return None
+    cls = self_class(op.operands[0])
+    if cls is None:
+        return None
+    attr = string_attr(op, "attr")
+    prop = method_of(cls, attr)
+    if prop is not None and "property" in strings_attr(prop, "harp.decorators"):
+        returned = [r for r in walk(prop) if r.name == "hostcf.return" and
+                    same_op(enclosing_scope(r), prop) and len(r.operands) == 1]
+        return capacity(returned[0].operands[0], depth + 1) if len(returned) == 1 else None
+    bounds, grows = set(), []
+    for store in _attribute_stores(cls).get(attr, []):
+        made = producer(store.operands[1])
+        if made is not None and string_attr(made, "qualname") == "builtins.min" and \
+                len(made.operands) == 3:  # `min(self.size + 1, self.max_size)`
+            bounds.add(next((b for v in made.operands[1:]
+                             if (b := setting_int(v)) is not None), None))
+            grows.append(store)
+        elif not isinstance(constant_value(_unpacked(store.operands[1])), int):
+            return None  # a reset to a number is no growth; anything else is unbounded
+    bound = bounds.pop() if len(bounds) == 1 else None
+    return (bound, grows) if bound is not None else None
+
+
+#: methods that add items to a list or deque
+_GROWS = frozenset({"append", "appendleft", "extend", "insert"})
+
+
+def _container_capacity(container: ir.Value) -> tuple[int, list[ir.Operation]] | None:
+    """(capacity, growth ops) of `self.x` by what its class does: made as
+    `deque(maxlen=n)`, or trimmed by a comparison of its length with a setting."""
+    get = producer(container)
+    cls = self_class(get.operands[0]) if get is not None and get.name == "host.getattr" \
+        else None
+    if cls is None:
+        return None
+    attr = string_attr(get, "attr")
+    bound = None
+    for store in _attribute_stores(cls).get(attr, []):
+        made = producer(store.operands[1])
+        if made is not None and string_attr(made, "qualname") == "collections.deque":
+            maxlen = dict(call_arguments(made)).get("maxlen")
+            bound = setting_int(maxlen) if maxlen is not None else None
+            break
+    else:
+        bound = next((setting_int(c.operands[1]) for c in walk(cls)
+                      if c.name == "host.compare" and len(c.operands) == 2 and
+                      strings_attr(c, "ops") in (["gt"], ["ge"]) and
+                      _length_of(c.operands[0], cls, attr)), None)
+    if bound is None:
+        return None
+    grows = [o for o in walk(cls) if o.name == "host.call" and
+             string_attr(o, "method") in _GROWS and _self_attribute(receiver(o), cls, attr)
+             or o.name == "host.setattr" and string_attr(o, "attr") == attr and
+             _self_attribute(o.operands[0], cls, None) and
+             (made := producer(o.operands[1])) is not None and made.name == "host.binop" and
+             "inplace" in made.attributes]
+    return bound, grows
+
+
+def _self_attribute(value: ir.Value | None, cls: ir.Operation, attr: str | None) -> bool:
+    """Whether `value` is `self.attr` in a method of `cls` (`self` itself when attr is
+    None)."""
+    if value is None:
+        return False
+    if attr is None:
+        return same_op(self_class(value), cls)
+    get = producer(value)
+    return get is not None and get.name == "host.getattr" and \
+        string_attr(get, "attr") == attr and same_op(self_class(get.operands[0]), cls)
+
+
+def _length_of(value: ir.Value, cls: ir.Operation, attr: str) -> bool:
+    """Whether `value` is `len(self.attr)` or a property of `cls` returning it."""
+    op = producer(value)
+    if op is not None and op.name == "host.call" and \
+            string_attr(op, "qualname") == "builtins.len" and len(op.operands) == 2:
+        get = producer(op.operands[1])
+        return get is not None and get.name == "host.getattr" and \
+            string_attr(get, "attr") == attr and same_op(self_class(get.operands[0]), cls)
+    if op is None or op.name != "host.getattr" or \
+            not same_op(self_class(op.operands[0]), cls):
+        return False
+    prop = method_of(cls, string_attr(op, "attr"))
+    if prop is None or "property" not in strings_attr(prop, "harp.decorators"):
+        return False
+    returned = [r for r in walk(prop) if r.name == "hostcf.return" and len(r.operands) == 1]
+    return len(returned) == 1 and _length_of(returned[0].operands[0], cls, attr)
+
+
 def _parameter_default(load: ir.Operation, argument: ir.Value) -> int | None:
     """The int default of the parameter `argument` (a block argument of the function
     reading it), when the function has no keyword-only parameters (then the defaults line
@@ -2348,10 +2453,18 @@ def _bound_in(module: ir.Operation, name: str, memo: dict | None = None
 
 @per_run(key=program_of)
 def _program_modules(op: ir.Operation) -> dict[str, ir.Operation]:
-    """The files of the program holding `op`, by their module name (`pkg.mod`)."""
-    return {string_attr(m.operation, "sym_name"): m.operation
-            for m in program_of(op).regions[0].blocks[0].operations
-            if m.operation.name == "host.module"}
+    """The files of the program holding `op`, by their module name (`pkg.mod`), and by
+    their full name when the analysed folder is a package (`playground.policies.memory`
+    for `policies.memory`: the files import each other so)."""
+    found = {}
+    for m in program_of(op).regions[0].blocks[0].operations:
+        if m.operation.name == "host.module":
+            name = string_attr(m.operation, "sym_name")
+            package = string_attr(m.operation, "harp.package")
+            found[name] = m.operation
+            if package:
+                found.setdefault(f"{package}.{name}", m.operation)
+    return found
 
 
 def enclosing_scope(op: ir.Operation) -> ir.Operation:

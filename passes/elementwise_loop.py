@@ -207,6 +207,43 @@ def _carried(loop) -> list[str]:
     return [n for n in carried if n != string_attr(loop, "target")]
 
 
+def _fed_back(loop, carried: list[str]) -> str:
+    """A carried local that an iteration passes to a call and then computes anew from that
+    call's result by further ops (`decoder_in = output.max(1)[1]` after `output, hidden =
+    decoder(decoder_in, hidden)`): each iteration's input is what the one before decoded,
+    so the iterations cannot run as one op. A state stored straight from the call's result
+    (`hidden`) is a recurrence a sequence op runs whole. "" when there is none."""
+    ops = list(walk(loop))
+    for name in carried:
+        fed = [c for o in ops if o.name == "host.load" and string_attr(o, "name") == name
+               for u in o.result.uses if (c := u.owner.operation).name == "host.call"]
+        for store in ops:
+            if store.name != "host.store" or string_attr(store, "name") != name:
+                continue
+            made = producer(store.operands[0])
+            if made is None or made.name == "host.unpack" or \
+                    any(same_op(made, c) for c in fed):
+                continue  # the call's own result: a state passed back
+            if any(_computed_from(store.operands[0], c, loop) for c in fed):
+                return name
+    return ""
+
+
+def _computed_from(value, call, loop, depth: int = 0) -> bool:
+    """Whether `value` is computed in `loop` from `call`'s result (through ops and the
+    locals the loop stores)."""
+    op = producer(value)
+    if op is None or depth > 12 or not holds(loop, op):
+        return False
+    if same_op(op, call):
+        return True
+    if op.name == "host.load":
+        return any(_computed_from(s.operands[0], call, loop, depth + 1)
+                   for s in walk(loop) if s.name == "host.store" and
+                   string_attr(s, "name") == string_attr(op, "name"))
+    return any(_computed_from(v, call, loop, depth + 1) for v in op.operands)
+
+
 def _only_arithmetic(loop) -> bool:
     """Whether an iteration only reads, computes and writes numbers and tensor elements:
     it calls nothing but pure library functions (no model, no environment step, no
@@ -255,7 +292,7 @@ def run(module, pass_=None) -> None:
                 _report_recurrence(loop, var, iterable, ranged, over, carried)
                 continue
             if not tensor or len(ranged.operands) != 2 or \
-                    producer(iterable) is not ranged:
+                    producer(iterable) is not ranged or _fed_back(loop, carried):
                 continue
         elif value_kind(iterable) == "tensor":
             tensor = value_name(iterable) or "the tensor"

@@ -25,9 +25,12 @@ from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     call_arguments,
+    capacity,
     constant_value,
+    holds,
     producer,
     record_hint,
+    same_op,
     setting_int,
     string_attr,
     walk,
@@ -97,11 +100,31 @@ def _draw(op):
     return None
 
 
-def _size(form: str, population) -> int | None:
-    """How many items the population holds, when the program states it."""
-    if form == "range":
-        return _range_length(_range_of(population))
-    return setting_int(population)
+def _size(form: str, population, loop) -> tuple[int | None, str]:
+    """(how many items the population holds, "all" or "up to"), when the program states
+    it: a number, or the capacity of the memory whose length it is when `loop` fills it
+    (a replay memory the loop adds to on each step, or extends by lists, holds that many
+    for most of the run; one that gains an item per episode stays small)."""
+    count = _range_of(population) if form == "range" else None
+    size = _range_length(count) if form == "range" else setting_int(population)
+    if size is not None:
+        return size, "all"
+    counted = population if form != "range" else \
+        count.operands[1] if len(count.operands) == 2 else None
+    bound = capacity(counted) if counted is not None else None
+    if bound is None or not any(_fills(grow, loop) for grow in bound[1]):
+        return None, ""
+    return bound[0], "up to"
+
+
+def _fills(grow, loop) -> bool:
+    """Whether `grow` adds several items per call (`extend`, `+=`), or runs on every
+    iteration of `loop` or of a loop inside it."""
+    if string_attr(grow, "method") == "extend" or grow.name == "host.setattr" and \
+            producer(grow.operands[1]).name == "host.binop":
+        return True
+    return any(c.how_often.kind == "always" and (same_op(c.loop, loop) or holds(loop, c.loop))
+               for c in callgraph.contexts(grow))
 
 
 def _size_assumption(form: str, size: int | None) -> Assumption | None:
@@ -129,13 +152,13 @@ def run(module, pass_=None) -> None:
         if found is None:
             continue
         form, population = found
-        size = _size(form, population)
-        if size is not None and size < SMALL:
-            continue
         ctx = callgraph.per_step(op, callgraph.training_work)
         if ctx is None:
             continue
-        items = f"all {size:,} items" if size is not None else "the whole population"
+        size, how = _size(form, population, ctx.loop)
+        if size is not None and size < SMALL:
+            continue
+        items = f"{how} {size:,} items" if size is not None else "the whole population"
         if form == "range":
             message = (f"`np.random.choice(range(...))` converts the range into an array, "
                        f"one Python int at a time ({items}), {ctx.phrase(op)}; pass the "

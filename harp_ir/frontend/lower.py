@@ -238,6 +238,8 @@ class Lowerer:
         self.push(self.block(mod, 0))
         if not self.lower_body(self.tree.body):
             self.op("hostcf.yield", self.tree)
+        if self.program is not None and self.program.package:  # the folder is a package
+            mod.attributes["harp.package"] = s(self.program.package)
         if self.tf1:
             mod.attributes["harp.tf1"] = s(", ".join(self.tf1))
         if self.dynamic:
@@ -476,7 +478,7 @@ class Lowerer:
         if level or self.program is None or not self.program.is_module(module):
             return None
         self.program.lower(module)
-        exports = self.program.exports.get(module)
+        exports = self.program.exports.get(self.program.key(module))
         if exports is None:
             return None
         listed = self.program.all_names(module)

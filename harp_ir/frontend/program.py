@@ -21,6 +21,10 @@ class Program:
     def __init__(self, files: dict[str, Path], root: Path | None = None):
         self.files = files  # dotted module name (a notebook's ends in [ipynb]) -> path
         self.root = root  # where a module the files import and were not given is looked up
+        #: the package `root` is, when it holds an `__init__.py` (`playground`, or
+        #: `pkg.sub` within a package): its files import each other by that full name
+        #: (`from playground.policies.memory import ReplayMemory`), their names omit it
+        self.package = _package_of(root)
         self.exports: dict[str, dict[str, Fact]] = {}
         self.errors: list[FrontendError] = []
         self.module = ir.Module.create(loc=ir.Location.unknown())
@@ -64,7 +68,17 @@ class Program:
             self.lower(name)
         return self.module
 
+    def key(self, name: str) -> str:
+        """The name the program knows a module by: `playground.policies.memory` is
+        `policies.memory` when the analysed folder is the package `playground`."""
+        if self.package and name.startswith(self.package + "."):
+            inner = name[len(self.package) + 1:]
+            if inner in self.files or self._look_up(inner.split(".")):
+                return inner
+        return name
+
     def lower(self, name: str) -> None:
+        name = self.key(name)
         if name in self.exports or name in self._busy:
             return  # done, or an import cycle: the partial exports are what Python sees
         self._busy.add(name)
@@ -98,12 +112,13 @@ class Program:
 
     def is_module(self, name: str) -> bool:
         """Whether `name` is a module of the program (given, or found under `root`)."""
+        name = self.key(name)
         return name in self.files or self._look_up(name.split("."))
 
     def all_names(self, name: str) -> list[str] | None:
         """The module's `__all__`, when a module-level statement assigns it a list or tuple
         of string constants; else None (every public name is exported)."""
-        names = self._all.get(name)
+        names = self._all.get(self.key(name))
         return list(names) if names is not None else None
 
     def resolve(self, qualname: str) -> Fact | None:
@@ -116,7 +131,7 @@ class Program:
                 if not rest:
                     return Fact("library", qualname=mod)
                 self.lower(mod)
-                fact = self.exports.get(mod, {}).get(rest[0])
+                fact = self.exports.get(self.key(mod), {}).get(rest[0])
                 return fact if fact is not None and len(rest) == 1 else UNKNOWN
         return None
 
@@ -150,6 +165,18 @@ class Program:
             base = self.root.joinpath(*name.split("."))
             paths += [base.with_suffix(".py"), base / "__init__.py"]
         return paths
+
+
+def _package_of(root: Path | None) -> str:
+    """The dotted package a folder is (it and the folders above it that hold an
+    `__init__.py`), or ""."""
+    names = []
+    folder = root.resolve() if root is not None and root.is_dir() else None
+    while folder is not None and (folder / "__init__.py").is_file() and \
+            folder.name.isidentifier() and len(names) < 16:
+        names.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(names)
 
 
 def _constant_all(tree) -> tuple[str, ...] | None:

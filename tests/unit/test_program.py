@@ -163,3 +163,30 @@ def test_a_folder_the_files_above_it_do_not_import_stays_its_own_program(ctx, tm
     write(tmp_path, {**EVALUATED, "evaluate.py": "print('no imports of modules/')\n"})
     alone, _ = analyze_paths([str(tmp_path / "evaluate.py"), str(tmp_path / "modules")])
     assert [h.id for h in alone] == ["HARP303"]
+
+
+def test_a_package_folder_resolves_imports_by_the_package_name(ctx, tmp_path):
+    """`harp analyze playground` where playground is a package whose files import each
+    other as `from playground.memory import Memory`: the sampling method the training loop
+    calls is found through that import (the folder's own name is part of every module's)."""
+    write(tmp_path, {
+        "playground/__init__.py": "",
+        "playground/memory.py": (
+            "from collections import deque\nimport numpy as np\n\n\nclass Memory:\n"
+            "    def __init__(self, capacity=100000):\n"
+            "        self.buffer = deque(maxlen=capacity)\n\n"
+            "    def add(self, item):\n        self.buffer.append(item)\n\n"
+            "    def sample(self, k):\n"
+            "        return np.random.choice(range(len(self.buffer)), size=k)\n"),
+        "playground/train.py": (
+            "import torch\nfrom playground.memory import Memory\n\n"
+            "net = torch.nn.Linear(4, 1).cuda()\nopt = torch.optim.SGD(net.parameters(), 0.1)\n"
+            "memory = Memory()\nfor step in range(100000):\n"
+            "    memory.add(step)\n    idx = memory.sample(32)\n"
+            "    loss = net(torch.randn(32, 4).cuda()).sum()\n"
+            "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"),
+    })
+    hints, errors = analyze_paths([str(tmp_path / "playground")])
+    assert errors == []
+    assert [(h.span.file.rsplit("/", 1)[-1], h.span.line) for h in hints
+            if h.id == "HARP505"] == [("memory.py", 13)]
