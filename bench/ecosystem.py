@@ -484,7 +484,7 @@ def first_contact_main(args) -> int:
     outcome = analyze(source, args.jobs, args.timeout)
     if outcome.crash:
         print(f"first contact {source.name}: CRASH {outcome.crash}", file=sys.stderr)
-    kept, packet = first_contact.stage(source, outcome.hints, where)
+    kept, packet = first_contact.stage(source, outcome.hints, where, files=outcome.files)
     print(f"first contact {source.name} ({source.origin}): {outcome.files} files, "
           f"{outcome.lines} lines, {len(outcome.hints)} hints, {len(outcome.errors)} errors; "
           f"kept in {kept}, blind packet {packet}")

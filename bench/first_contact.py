@@ -58,7 +58,8 @@ def hint_categories() -> dict[str, str]:
     return {s.id: f"{s.name}: {s.finds}" for s in HINTS}
 
 
-def stage(source, hints: list[dict], where, staging: Path = STAGING) -> tuple[Path, Path]:
+def stage(source, hints: list[dict], where, staging: Path = STAGING,
+          files: int | None = None) -> tuple[Path, Path]:
     """Keep stage 1's result and write the blind packet; returns their paths."""
     if any(e["name"] == source.name for e in load_record()):
         raise SystemExit(f"first contact: {source.name} is already recorded in {RECORD}; "
@@ -72,7 +73,8 @@ def stage(source, hints: list[dict], where, staging: Path = STAGING) -> tuple[Pa
     kept = staging / f"{source.name}.json"
     kept.write_text(json.dumps({
         "name": source.name, "origin": source.origin, "harp_commit": commit,
-        "date": datetime.date.today().isoformat(), "hints": listed}, indent=1) + "\n",
+        "date": datetime.date.today().isoformat(), "files": files, "hints": listed},
+        indent=1) + "\n",
         encoding="utf-8")
     packet = write_packet(source.name, source.origin, listed, staging)
     return kept, packet
@@ -127,8 +129,10 @@ def record(name: str, reviews: Path, staging: Path = STAGING, path: Path = RECOR
     if missing:
         raise SystemExit(f"{reviews}: no verdict for hint(s) {missing}")
     read = review.get("read", [])
-    if len(read) < 3:
-        raise SystemExit(f"{reviews}: the protocol asks for at least 3 files read in full")
+    needed = min(3, kept.get("files") or 3)  # a source of two files is read whole
+    if len(read) < needed:
+        raise SystemExit(f"{reviews}: the protocol asks for at least {needed} files read in "
+                         f"full")
     problems = review.get("problem", [])
     entry = {"name": name, "origin": kept["origin"], "harp_commit": kept["harp_commit"],
              "date": kept["date"], "reader": review.get("reader", "blind helper session"),

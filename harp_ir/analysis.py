@@ -653,22 +653,35 @@ def element_reads(loop: ir.Operation) -> list[ir.Operation]:
     host (`ix = torch.randint(...)`) waits for nothing."""
     if loop.name != "host.for":
         return []
-    var = string_attr(loop, "target")
+    index, item, iterated = loop_names(loop)
     found = []
     for op in walk(loop):
         element = None
-        if op.name == "host.getitem" and _index_holds(op.operands[1], var) and \
+        if op.name == "host.getitem" and _index_holds(op.operands[1], index) and \
                 tensor_valued(op.operands[0]):
             element = op
-        elif op.name == "host.load" and string_attr(op, "name") == var and \
-                tensor_valued(loop.operands[0]):
+        elif op.name == "host.load" and string_attr(op, "name") == item and \
+                tensor_valued(iterated):
             element = op
         whole = element.operands[0] if element is not None and \
-            element.name == "host.getitem" else loop.operands[0]
+            element.name == "host.getitem" else iterated
         if element is not None and not on_cpu(whole) and \
                 any(_read_on_host(use) for use in element.result.uses):
             found.append(element)
     return found
+
+
+def loop_names(loop: ir.Operation) -> tuple[str, str, ir.Value]:
+    """(the name holding the index, the name holding the element, what the loop iterates
+    by element) of a `for` loop: `for i, v in enumerate(t)` gives ("i", "v", t); any
+    other loop its one target for both, and its iterable."""
+    target = string_attr(loop, "target")
+    names = [n.strip() for n in target.strip("()").split(",")]
+    made = producer(loop.operands[0])
+    if len(names) == 2 and all(n.isidentifier() for n in names) and made is not None and \
+            string_attr(made, "qualname") == "builtins.enumerate" and len(made.operands) == 2:
+        return names[0], names[1], made.operands[1]
+    return target, target, loop.operands[0]
 
 
 def _index_holds(index: ir.Value, var: str) -> bool:
@@ -796,6 +809,19 @@ def stored_once(load: ir.Operation) -> ir.Value | None:
         scope = module
     stores = _stores(scope).get(name, [])
     return _unpacked(stores[0].operands[0]) if len(stores) == 1 else None
+
+
+def stored_values(load: ir.Operation) -> list[ir.Value]:
+    """Every value a local's scope stores in the name `load` reads, an empty display
+    (`batch = []`, set before the branches that fill it) left out: what it can hold when
+    read; [] for a global or when nothing is stored."""
+    if string_attr(load, "scope"):
+        return []
+    stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
+    values = [_unpacked(s.operands[0]) for s in stores]
+    return [v for v in values if not ((made := producer(v)) is not None and
+                                      made.name in ("host.list", "host.tuple") and
+                                      not made.operands)]
 
 
 @per_run()

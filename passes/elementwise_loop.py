@@ -43,6 +43,7 @@ from harp_ir.analysis import (
     invariant_in,
     iterated_range,
     loop_mutates,
+    loop_names,
     model_forward,
     producer,
     record_hint,
@@ -456,9 +457,10 @@ def _report_host_reads(loop, var: str, iterable, reads) -> None:
     """HARP401 for a loop that reads tensor elements on the host, one per iteration: a
     wait on the device each, where one `.tolist()` before the loop reads them all."""
     read = reads[0]
-    tensor = read.operands[0] if read.name == "host.getitem" else iterable
+    index, item, iterated = loop_names(loop)
+    tensor = read.operands[0] if read.name == "host.getitem" else iterated
     whole = value_name(tensor) or "the tensor"
-    element = _shown_element(read, whole, var)
+    element = _shown_element(read, whole, item)
     ctx = callgraph.per_step(loop, callgraph.training_work)
     where = f", which runs {ctx.phrase(loop)}," if ctx is not None and ctx.chain else ""
     message = (f"{describe_loop(loop)}{where} reads `{whole}` on the host one element at a "

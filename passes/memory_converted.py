@@ -21,12 +21,13 @@ from __future__ import annotations
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
+    base_classes,
     class_methods,
     enclosing_scope,
     producer,
     record_hint,
     self_class,
-    stored_once,
+    stored_values,
     string_attr,
     strings_attr,
     walk,
@@ -51,12 +52,18 @@ def _kept_collection(call):
     walked = _walked_by_comprehension(call) if _converts(call) else _zipped_fields(call)
     sampled = False
     if walked is not None and walked.name == "host.load":
-        bound = stored_once(walked)
-        made = producer(bound) if bound is not None else None
-        if made is None or string_attr(made, "qualname") != "random.sample" or \
-                len(made.operands) < 2:
+        # every value the local holds is a sample of the same memory (`batch =
+        # random.sample(self.buffer, self.count)` on one branch, `..., k)` on the other)
+        made = [producer(v) for v in stored_values(walked)]
+        if not made or any(m is None or string_attr(m, "qualname") != "random.sample" or
+                           len(m.operands) < 2 for m in made):
             return None
-        walked, sampled = producer(made.operands[1]), True
+        memories = {(string_attr(producer(m.operands[1]), "attr"),
+                     producer(m.operands[1]).name) if producer(m.operands[1]) is not None
+                    else None for m in made}
+        if len(memories) != 1:
+            return None
+        walked, sampled = producer(made[0].operands[1]), True
     if walked is None or walked.name != "host.getattr":
         return None
     cls = self_class(walked.operands[0])
@@ -92,10 +99,14 @@ def _zipped_fields(call):
 
 
 def _grows_and_kept(cls, attr: str, sampled: bool = False) -> bool:
-    """Whether a method of `cls` adds to `self.attr` and none but `__init__` empties or
-    rebinds it (a sample's cost does not depend on emptying: only the adding counts)."""
+    """Whether a method of `cls` (or one it inherits) adds to `self.attr` and none but
+    `__init__` empties or rebinds it (a sample's cost does not depend on emptying: only
+    the adding counts)."""
     grows = False
-    for name, method in class_methods(cls).items():
+    methods = {}  # its own and those it inherits from the program's classes
+    for owner in reversed([cls, *base_classes(cls)]):
+        methods.update(class_methods(owner))
+    for name, method in methods.items():
         for op in walk(method):
             target = _self_attribute(op, attr)
             if target is None:

@@ -76,6 +76,10 @@ for step in range(100):
     shown = scores_of(loc[:, 0])
     # one wait per element of a tensor the step made: `.tolist()` once
     actions = [a.item() for a in g.argmax(1)]  # expected-hint HARP401
+    # an enumerated tensor: the index reads another tensor's row, the element itself too
+    tracked = {}
+    for i, li in enumerate(loc.argmax(1)):  # expected-hint HARP401
+        tracked[i] = (g[i, 0].item(), li.item())
 
 # Near misses.
 # An evaluation once an epoch, outside the training steps: reported only at the
@@ -106,3 +110,8 @@ for lo, hi in bounds:
 pieces = []
 for i in range(x.shape[0]):
     pieces.append(x[i])
+
+# Enumerating a Python list: its elements are not a tensor's.
+names = ["a", "b"]
+for i, name in enumerate(names):
+    print(i, name, len(name))

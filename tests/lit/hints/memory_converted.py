@@ -1,6 +1,6 @@
 # RUN: %check-hints %s
 # RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
-# CHECK: memory_converted.py:144: unexpected HARP207
+# CHECK: memory_converted.py:178: unexpected HARP207
 # HARP207: a whole kept memory converted to a tensor on every training step, with the near
 # misses that must stay silent (a rollout buffer emptied after each update, a sample).
 import random
@@ -113,6 +113,38 @@ class Sampler:
         self.opt.step()
 
 
+class Warming(Sampler):
+    """Samples all it has until the memory holds a batch: both branches sample the memory."""
+
+    def update(self):
+        batch = []
+        if len(self.buffer) < 256:
+            batch = random.sample(self.buffer, len(self.buffer))
+        else:
+            batch = random.sample(self.buffer, 256)
+        s = np.array([t.s for t in batch])  # expected-hint HARP207
+        r = np.array([t.r for t in batch])
+        loss = self.net(torch.from_numpy(s).float().to(device)).sum() + float(r.sum())
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+class TwoSources(Sampler):
+    """Near miss: one branch samples a list made for this call, not the kept memory."""
+
+    def update(self):
+        if len(self.buffer) < 256:
+            batch = random.sample([self.buffer[-1]] * 4, 4)
+        else:
+            batch = random.sample(self.buffer, 256)
+        s = np.array([t.s for t in batch])
+        loss = self.net(torch.from_numpy(s).float().to(device)).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
 def run(agent, env):
     for step in range(100000):
         s, r = env.step()
@@ -127,6 +159,8 @@ def main(env):
     run(PPO(), env)
     run(Bounded(), env)
     run(Sampler(), env)
+    run(Warming(), env)
+    run(TwoSources(), env)
 
 
 
