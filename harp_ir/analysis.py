@@ -514,7 +514,7 @@ def _refutes(value: ir.Value, visiting: set, depth: int) -> bool:
     source = producer(op.operands[0])
     if source is None or source.name != "host.call":
         return False
-    made = [producer(r) for r in _returned(source)]
+    made = [producer(r) for r in returned_values(source)]
     if not made or any(t is None or t.name != "host.tuple" for t in made):
         return False
     fits = [t for t in made if len(t.operands) == len(op.results)]  # another size raises
@@ -575,7 +575,7 @@ def _tensor_valued(value: ir.Value, state: dict) -> bool:
             return _tensor_valued(element, state)
         if source is None or source.name != "host.call":
             return False
-        returned = _returned(source)
+        returned = returned_values(source)
         return bool(returned) and all(
             (t := producer(r)) is not None and t.name == "host.tuple" and
             place < len(t.operands) and _tensor_valued(t.operands[place], state)
@@ -588,7 +588,7 @@ def _tensor_valued(value: ir.Value, state: dict) -> bool:
     if callee is not None and callee.name == "host.getattr" and \
             string_attr(callee, "attr") in TENSOR_TO_TENSOR:
         return _tensor_valued(callee.operands[0], state)
-    returned = _returned(op)
+    returned = returned_values(op)
     return bool(returned) and all(_tensor_valued(r, state) for r in returned)
 
 
@@ -712,7 +712,7 @@ def _read_on_host(use: ir.OpOperand) -> bool:
         string_attr(op, "qualname") in _HOST_READ_BUILTINS
 
 
-def _returned(call: ir.Operation) -> list[ir.Value]:
+def returned_values(call: ir.Operation) -> list[ir.Value]:
     """What the program functions `call` may run return, at each `return` with a value
     (`self.reset()`: the method, and its overrides in subclasses); [] when the callee is
     not the program's or a `return` gives nothing."""

@@ -22,10 +22,12 @@ from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     base_classes,
+    called_functions,
     class_methods,
     enclosing_scope,
     producer,
     record_hint,
+    returned_values,
     self_class,
     stored_values,
     string_attr,
@@ -54,9 +56,8 @@ def _kept_collection(call):
     if walked is not None and walked.name == "host.load":
         # every value the local holds is a sample of the same memory (`batch =
         # random.sample(self.buffer, self.count)` on one branch, `..., k)` on the other)
-        made = [producer(v) for v in stored_values(walked)]
-        if not made or any(m is None or string_attr(m, "qualname") != "random.sample" or
-                           len(m.operands) < 2 for m in made):
+        made = [_sample_made(v) for v in stored_values(walked)]
+        if not made or any(m is None for m in made):
             return None
         memories = {(string_attr(producer(m.operands[1]), "attr"),
                      producer(m.operands[1]).name) if producer(m.operands[1]) is not None
@@ -68,6 +69,21 @@ def _kept_collection(call):
         return None
     cls = self_class(walked.operands[0])
     return (cls, string_attr(walked, "attr"), sampled) if cls is not None else None
+
+
+def _sample_made(value):
+    """The `random.sample(memory, k)` call whose result `value` is: made here, or returned
+    by the program's method that `value` calls (`minibatch =
+    self.replay_buffer.get_batch(64)`, `get_batch` returning `random.sample(self.buffer,
+    k)`); None otherwise."""
+    made = producer(value)
+    if made is None or made.name != "host.call":
+        return None
+    if string_attr(made, "qualname") == "random.sample":
+        return made if len(made.operands) >= 2 else None
+    returned = [_sample_made(v) for v in returned_values(made)] \
+        if called_functions(made) else []
+    return returned[0] if returned and all(r is not None for r in returned) else None
 
 
 def _converts(call) -> bool:

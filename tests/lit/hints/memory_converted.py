@@ -1,6 +1,6 @@
 # RUN: %check-hints %s
 # RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
-# CHECK: memory_converted.py:178: unexpected HARP207
+# CHECK: memory_converted.py:209: unexpected HARP207
 # HARP207: a whole kept memory converted to a tensor on every training step, with the near
 # misses that must stay silent (a rollout buffer emptied after each update, a sample).
 import random
@@ -145,6 +145,36 @@ class TwoSources(Sampler):
         self.opt.step()
 
 
+class Memory:
+    def __init__(self):
+        self.items = []
+
+    def add(self, t):
+        self.items.append(t)
+
+    def get_batch(self, k):
+        return random.sample(self.items, k)
+
+
+class Delegating(Sampler):
+    """The sample comes back from the memory's own method."""
+
+    def __init__(self):
+        super().__init__()
+        self.memory = Memory()
+
+    def store(self, t):
+        self.memory.add(t)
+
+    def update(self):
+        minibatch = self.memory.get_batch(64)
+        s = np.asarray([t.s for t in minibatch])  # expected-hint HARP207
+        loss = self.net(torch.from_numpy(s).float().to(device)).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
 def run(agent, env):
     for step in range(100000):
         s, r = env.step()
@@ -161,6 +191,7 @@ def main(env):
     run(Sampler(), env)
     run(Warming(), env)
     run(TwoSources(), env)
+    run(Delegating(), env)
 
 
 
