@@ -1857,7 +1857,94 @@ def called_functions(call: ir.Operation) -> list[ir.Operation]:
         method = method_of(cls, name)
         if method is not None and not any(same_op(method, f) for f in found):
             found.append(method)
+    return found or _by_method_name(call, callee)
+
+
+#: method names every library object answers to: a receiver nothing resolves is as likely
+#: a library's environment, module or container as the program's class
+_PROTOCOL_NAMES = frozenset({
+    "step", "reset", "render", "close", "seed", "forward", "train", "eval", "to", "cuda",
+    "cpu", "state_dict", "load_state_dict", "parameters", "zero_grad", "backward", "item",
+    "append", "extend", "add", "get", "put", "pop", "sample", "run", "save", "load",
+    "write", "read", "log", "info", "format", "copy", "clear", "keys", "values", "items"})
+#: roots of libraries whose objects harp's catalogue describes (or that hold no program
+#: class): a receiver one of them made is theirs, not the program's
+_LIBRARY_ROOTS = ("torch", "tensorflow", "keras", "numpy", "gym", "gymnasium", "jax",
+                  "builtins", "collections", "random", "os", "sys")
+
+
+def _by_method_name(call: ir.Operation, callee: ir.Operation) -> list[ir.Operation]:
+    """Class hierarchy analysis where nothing else resolves the receiver: `self.agent.
+    update(buffer, logger, step)` with `self.agent` made by a factory the program cannot
+    follow (`hydra.utils.instantiate(cfg.agent)`) runs the program's `update` when one
+    class hierarchy of the program defines a method of that name taking those arguments
+    (the base and its overrides). Names every library object has (`step`, `reset`) and
+    receivers made otherwise are left unresolved."""
+    name = string_attr(callee, "attr")
+    holder = producer(callee.operands[0])
+    owner = self_class(holder.operands[0]) if holder is not None and \
+        holder.name == "host.getattr" else None
+    if owner is None or name.startswith("_") or name in _PROTOCOL_NAMES:
+        return []
+    methods = [m for m in _methods_named(program_of(call)).get(name, [])
+               if _accepts(m, call)]  # the cheap question first: most names have none
+    stores = _attribute_stores(owner).get(string_attr(holder, "attr"), []) if methods \
+        else []
+    if not stores or not all(_made_by_factory(s.operands[1]) for s in stores):
+        return []
+    roots = []
+    for method in methods:
+        root = _hierarchy_root(method.parent)
+        if not any(same_op(root, r) for r in roots):
+            roots.append(root)
+    return methods if len(roots) == 1 else []
+
+
+def _made_by_factory(value: ir.Value) -> bool:
+    """Whether `value` comes from a library call harp knows nothing of (no kind, no
+    catalogued effect), outside the frameworks: a factory that builds objects by name."""
+    made = producer(value)
+    qualname = string_attr(made, "qualname") if made is not None else ""
+    return made is not None and made.name == "host.call" and bool(qualname) and \
+        qualname.split(".", 1)[0] not in _LIBRARY_ROOTS and \
+        string_attr(made, "effect") in ("", "unknown") and "harp.kind" not in made.attributes \
+        and called_function(made) is None
+
+
+@per_run()
+def _methods_named(program: ir.Operation) -> dict[str, list[ir.Operation]]:
+    """The methods of the program's classes, by name."""
+    found: dict[str, list[ir.Operation]] = {}
+    for op in walk(program):
+        if op.name == "host.class":
+            for name, method in class_methods(op).items():
+                found.setdefault(name, []).append(method)
     return found
+
+
+def _hierarchy_root(cls: ir.Operation, depth: int = 0) -> ir.Operation:
+    bases = base_classes(cls)
+    return _hierarchy_root(bases[0], depth + 1) if bases and depth < 8 else cls
+
+
+def _accepts(method: ir.Operation, call: ir.Operation) -> bool:
+    """Whether a method (called on an instance: its first parameter is bound) takes the
+    call's arguments: as many positional ones as it has, at least those without a
+    default, and keywords among its parameter names."""
+    kinds = strings_attr(method, "arg_kinds")[1:]
+    names = strings_attr(method, "arg_names")[1:]
+    given = strings_attr(call, "kwnames")
+    if any(k.startswith("*") for k in given):
+        return False
+    positional = sum(1 for k in given if not k)
+    slots = sum(1 for k in kinds if k in ("positional", "posonly"))
+    required = len(kinds) - len(list(method.operands)) - \
+        sum(1 for k in kinds if k in ("vararg", "kwarg"))
+    if positional > slots and "vararg" not in kinds:
+        return False
+    if any(k and k not in names for k in given) and "kwarg" not in kinds:
+        return False
+    return positional + sum(1 for k in given if k) >= required
 
 
 def _classes_bound(value: ir.Value) -> list[ir.Operation]:
