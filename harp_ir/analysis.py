@@ -903,11 +903,9 @@ def capacity(value: ir.Value, depth: int = 0) -> tuple[int, list[ir.Operation]] 
     if cls is None:
         return None
     attr = string_attr(op, "attr")
-    prop = method_of(cls, attr)
-    if prop is not None and "property" in strings_attr(prop, "harp.decorators"):
-        returned = [r for r in walk(prop) if r.name == "hostcf.return" and
-                    same_op(enclosing_scope(r), prop) and len(r.operands) == 1]
-        return capacity(returned[0].operands[0], depth + 1) if len(returned) == 1 else None
+    returned = _property_value(cls, attr)
+    if returned is not None:
+        return capacity(returned, depth + 1)
     bounds, grows = set(), []
     for store in _attribute_stores(cls).get(attr, []):
         made = producer(store.operands[1])
@@ -970,22 +968,28 @@ def _self_attribute(value: ir.Value | None, cls: ir.Operation, attr: str | None)
         string_attr(get, "attr") == attr and same_op(self_class(get.operands[0]), cls)
 
 
-def _length_of(value: ir.Value, cls: ir.Operation, attr: str) -> bool:
+def _length_of(value: ir.Value, cls: ir.Operation, attr: str, depth: int = 0) -> bool:
     """Whether `value` is `len(self.attr)` or a property of `cls` returning it."""
     op = producer(value)
     if op is not None and op.name == "host.call" and \
             string_attr(op, "qualname") == "builtins.len" and len(op.operands) == 2:
-        get = producer(op.operands[1])
-        return get is not None and get.name == "host.getattr" and \
-            string_attr(get, "attr") == attr and same_op(self_class(get.operands[0]), cls)
-    if op is None or op.name != "host.getattr" or \
+        return _self_attribute(op.operands[1], cls, attr)
+    if op is None or op.name != "host.getattr" or depth > 4 or \
             not same_op(self_class(op.operands[0]), cls):
         return False
-    prop = method_of(cls, string_attr(op, "attr"))
+    returned = _property_value(cls, string_attr(op, "attr"))
+    return returned is not None and _length_of(returned, cls, attr, depth + 1)
+
+
+def _property_value(cls: ir.Operation, name: str) -> ir.Value | None:
+    """What the `@property` `name` of `cls` (or of a base) returns, when it has one
+    `return`; None when `name` is no such property."""
+    prop = method_of(cls, name)
     if prop is None or "property" not in strings_attr(prop, "harp.decorators"):
-        return False
-    returned = [r for r in walk(prop) if r.name == "hostcf.return" and len(r.operands) == 1]
-    return len(returned) == 1 and _length_of(returned[0].operands[0], cls, attr)
+        return None
+    returned = [r for r in walk(prop) if r.name == "hostcf.return" and
+                same_op(enclosing_scope(r), prop) and len(r.operands) == 1]
+    return returned[0].operands[0] if len(returned) == 1 else None
 
 
 def _parameter_default(load: ir.Operation, argument: ir.Value) -> int | None:

@@ -57,31 +57,28 @@ def _kept_collection(call):
         # every value the local holds is a sample of the same memory (`batch =
         # random.sample(self.buffer, self.count)` on one branch, `..., k)` on the other)
         made = [_sample_made(v) for v in stored_values(walked)]
-        if not made or any(m is None for m in made):
+        memories = [producer(m.operands[1]) if m is not None else None for m in made]
+        if not memories or any(m is None or m.name != "host.getattr" for m in memories) \
+                or len({string_attr(m, "attr") for m in memories}) != 1:
             return None
-        memories = {(string_attr(producer(m.operands[1]), "attr"),
-                     producer(m.operands[1]).name) if producer(m.operands[1]) is not None
-                    else None for m in made}
-        if len(memories) != 1:
-            return None
-        walked, sampled = producer(made[0].operands[1]), True
+        walked, sampled = memories[0], True
     if walked is None or walked.name != "host.getattr":
         return None
     cls = self_class(walked.operands[0])
     return (cls, string_attr(walked, "attr"), sampled) if cls is not None else None
 
 
-def _sample_made(value):
+def _sample_made(value, depth: int = 0):
     """The `random.sample(memory, k)` call whose result `value` is: made here, or returned
     by the program's method that `value` calls (`minibatch =
     self.replay_buffer.get_batch(64)`, `get_batch` returning `random.sample(self.buffer,
     k)`); None otherwise."""
     made = producer(value)
-    if made is None or made.name != "host.call":
+    if made is None or made.name != "host.call" or depth > 3:
         return None
     if string_attr(made, "qualname") == "random.sample":
         return made if len(made.operands) >= 2 else None
-    returned = [_sample_made(v) for v in returned_values(made)] \
+    returned = [_sample_made(v, depth + 1) for v in returned_values(made)] \
         if called_functions(made) else []
     return returned[0] if returned and all(r is not None for r in returned) else None
 
