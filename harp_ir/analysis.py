@@ -671,12 +671,18 @@ def element_reads(loop: ir.Operation) -> list[ir.Operation]:
     return found
 
 
+def loop_targets(loop: ir.Operation) -> list[str]:
+    """The names a `for` loop's target spells, in order (`for i, v in ...` gives ["i",
+    "v"]); a nested target's parts are not split apart."""
+    return [n.strip() for n in string_attr(loop, "target").strip("()").split(",")]
+
+
 def loop_names(loop: ir.Operation) -> tuple[str, str, ir.Value]:
     """(the name holding the index, the name holding the element, what the loop iterates
     by element) of a `for` loop: `for i, v in enumerate(t)` gives ("i", "v", t); any
     other loop its one target for both, and its iterable."""
     target = string_attr(loop, "target")
-    names = [n.strip() for n in target.strip("()").split(",")]
+    names = loop_targets(loop)
     made = producer(loop.operands[0])
     if len(names) == 2 and all(n.isidentifier() for n in names) and made is not None and \
             string_attr(made, "qualname") == "builtins.enumerate" and len(made.operands) == 2:

@@ -54,6 +54,7 @@ from harp_ir.analysis import (
     stored_once,
     string_attr,
     tensor_valued,
+    user,
     value_kind,
     value_name,
     walk,
@@ -217,7 +218,7 @@ def _fed_back(loop, carried: list[str]) -> str:
     ops = list(walk(loop))
     for name in carried:
         fed = [c for o in ops if o.name == "host.load" and string_attr(o, "name") == name
-               for u in o.result.uses if (c := u.owner.operation).name == "host.call"]
+               for u in o.result.uses if (c := user(u)).name == "host.call"]
         for store in ops:
             if store.name != "host.store" or string_attr(store, "name") != name:
                 continue
@@ -457,7 +458,7 @@ def _report_host_reads(loop, var: str, iterable, reads) -> None:
     """HARP401 for a loop that reads tensor elements on the host, one per iteration: a
     wait on the device each, where one `.tolist()` before the loop reads them all."""
     read = reads[0]
-    index, item, iterated = loop_names(loop)
+    _, item, iterated = loop_names(loop)
     tensor = read.operands[0] if read.name == "host.getitem" else iterated
     whole = value_name(tensor) or "the tensor"
     element = _shown_element(read, whole, item)

@@ -32,6 +32,7 @@ from harp_ir.analysis import (
     iterations_at_least,
     loop_mutates,
     loop_runs,
+    loop_targets,
     model_forward,
     paced,
     producer,
@@ -106,7 +107,7 @@ def _counter(loop) -> str:
     is then a batch."""
     iterable = producer(loop.operands[0])
     qualname = string_attr(iterable, "qualname") if iterable is not None else ""
-    names = [n.strip() for n in string_attr(loop, "target").strip("()").split(",")]
+    names = loop_targets(loop)
     if qualname == "builtins.range" and len(names) == 1:
         return names[0]
     return names[0] if qualname == "builtins.enumerate" and len(names) == 2 else ""
