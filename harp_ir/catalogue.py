@@ -44,6 +44,8 @@ class Catalogue:
     kind_class: dict[str, str]
     #: calls whose result is new memory (writing into it changes nothing else)
     fresh_allocations: frozenset[str] = frozenset()
+    #: calls whose result is a view of their tensor: no kernel, no copy
+    views: frozenset[str] = frozenset()
     #: autograd: tensor methods and attributes whose result carries no gradient, and calls
     #: that make a host value of anything (harp_ir/autograd.py)
     detached_methods: frozenset[str] = frozenset()
@@ -103,6 +105,15 @@ def _flatten(table: dict, prefix: str, out: dict[str, Api]) -> None:
             _flatten(value, name, out)
 
 
+def _catalogued(apis: dict[str, Api], key: str, names) -> frozenset[str]:
+    """`names`, each checked to be a catalogued API (a list that names an unknown call
+    would never match)."""
+    unknown = sorted(set(names) - apis.keys())
+    if unknown:
+        raise ValueError(f"api_catalogue.toml: {key} names APIs it does not list: {unknown}")
+    return frozenset(names)
+
+
 @cache
 def load() -> Catalogue:
     data = tomllib.loads(
@@ -133,6 +144,7 @@ def load() -> Catalogue:
         host_results=frozenset(meta.get("host_results", ())),
         kind_class=dict(meta.get("kind_class", {})),
         fresh_allocations=frozenset(meta.get("fresh_allocations", ())),
+        views=_catalogued(apis, "views", meta.get("views", ())),
         container_mutators=frozenset(meta.get("container_mutators", ())),
         module_wrappers=frozenset(meta.get("module_wrappers", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),

@@ -2,12 +2,13 @@
 iteration of a loop although all of its inputs are loop-invariant.
 
 Finds: calls whose effect is `pure` and tensor operators (`W.T @ W / n`) whose result is
-a tensor, inside a loop, with at least one tensor input and every input invariant in the
-loop: constants, slots the loop does not write, pure computations of those, and slots the
-loop sets once, on every iteration before the read, from such values (reaching
-definitions: `w_inv = inv(W)` then `proj = w_inv @ V` is one invariant chain). Only the
-outermost computation of an expression is reported, and a chain once, at its last
-computation, with the statements it reads (`moves`) for the fix to move in order.
+a tensor (not a view of one, `x[:-1].view(-1, d)`, which runs no kernel), inside a loop,
+with at least one tensor input and every input invariant in the loop: constants, slots
+the loop does not write, pure computations of those, and slots the loop sets once, on
+every iteration before the read, from such values (reaching definitions: `w_inv =
+inv(W)` then `proj = w_inv @ V` is one invariant chain). Only the outermost computation
+of an expression is reported, and a chain once, at its last computation, with the
+statements it reads (`moves`) for the fix to move in order.
 
 Assumes: no input is mutated through an alias in the loop (speculated from the loop's
 `harp.mutates`), the result is not mutated in place, and the computation really is pure
@@ -18,6 +19,7 @@ is the graph optimizer's to simplify.
 
 from __future__ import annotations
 
+from harp_ir import catalogue
 from harp_ir.analysis import (
     FRESH_FACTORIES,
     Assumption,
@@ -50,6 +52,8 @@ _COMPUTATIONS = ("host.call", "host.binop", "host.unop")
 
 
 def _candidate(op, loop) -> bool:
+    if op.name == "host.call" and string_attr(op, "qualname") in catalogue.load().views:
+        return False  # a view runs no kernel: hoisting it saves microseconds of Python
     if op.name == "host.call":
         computes = string_attr(op, "effect") == "pure" and any(
             value_kind(v) == "tensor" for v in [*op.operands, receiver(op)] if v is not None)

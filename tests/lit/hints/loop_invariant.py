@@ -65,3 +65,13 @@ def reshape(x, shape):
 
 for step in range(1000):
     y = reshape(tf.random.normal((2, 3)), [None, 3])
+
+
+# A view of an invariant tensor (a slice, `.view`, `.transpose`, `.unsqueeze`) runs no
+# kernel: making it again each iteration costs microseconds, so only a computation under
+# it is worth hoisting (a rollout storage's minibatch generator).
+rollout = torch.randn(129, 8, 4)
+for rows in batches:
+    obs_batch = rollout[:-1].view(-1, 4)[rows.long()]
+    steps_first = rollout.transpose(0, 1).unsqueeze(0)
+    projected = (rollout @ P[:4, :4]).view(-1, 4)[rows.long()]  # expected-hint HARP301
