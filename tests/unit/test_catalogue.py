@@ -136,3 +136,19 @@ def test_mutating_methods_are_one_list_read_from_the_catalogue():
     in_place = [n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")]
     assert set(CAT.mutating_methods("torch.Tensor")) - {"backward", "requires_grad_"} <= \
         set(in_place)
+
+
+def test_views_are_catalogued_tensor_computations():
+    """HARP301 skips a view as no kernel: each listed view must be a call the catalogue
+    knows returns a tensor (a misspelt or removed name would never match)."""
+    assert CAT.views
+    for qualname in CAT.views:
+        api = CAT.lookup(qualname)
+        assert api is not None and api.returns == "tensor" and api.effect == "pure", qualname
+
+
+def test_a_list_naming_an_unknown_api_is_an_error():
+    from harp_ir.catalogue import _catalogued
+
+    with pytest.raises(ValueError, match="views names APIs it does not list"):
+        _catalogued(CAT.apis, "views", ["torch.Tensor.veiw"])
