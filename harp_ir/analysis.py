@@ -2028,11 +2028,15 @@ def _class_stores(scope: ir.Operation, name: str) -> list[ir.Operation]:
     """The stores of `name` in `scope` that may bind it to an instance of another class:
     `net = net.cuda()` (a module method returning the module) and `net =
     nn.DataParallel(net).to(device)` (a wrapper that runs it) are left out, and so is
-    `import model` before `model = model.RNNModel(...)` (a module is no instance)."""
+    `import model` before `model = model.RNNModel(...)` (a module is no instance), and so
+    is `agent = None` (an object released or not made yet: a method called on the name, or
+    on the parameter it is passed for, cannot run on None)."""
     found = []
     for store in _stores(scope).get(name, []):
         made = producer(store.operands[0])
-        if made is not None and made.name == "host.import" and not string_attr(made, "name"):
+        if made is not None and ((made.name == "host.import" and not string_attr(made, "name"))
+                                 or (made.name == "host.constant" and
+                                     string_attr(made, "kind") == "none")):
             continue
         inner = _unwrapped(made)
         load = producer(inner) if inner is not None else None
@@ -2205,11 +2209,13 @@ def is_parameter(value: ir.Value, func: ir.Operation) -> bool:
         same_op(block.owner, func)
 
 
-def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | None:
+def passed_arguments(value: ir.Value, defaults: bool = False
+                     ) -> list[tuple[ir.Value | None, ir.Operation]] | None:
     """The argument every call in this file of the function reading the parameter `value`
     passes for it, each with its call (`evaluate(loader, net)` gives `net` for `model`);
     None when `value` is not a parameter read, the function has no calls, or a call
-    passes it through `*args`/`**kwargs` or leaves it to its default."""
+    passes it through `*args`/`**kwargs` or leaves it to its default (with `defaults`,
+    such a call gives None for the argument instead)."""
     load = producer(value)
     if _RESOLVING_PARAMETERS or load is None or load.name != "host.load":
         return None
@@ -2243,9 +2249,24 @@ def passed_arguments(value: ir.Value) -> list[tuple[ir.Value, ir.Operation]] | N
             found.append((keyword[0], call))
         elif 0 <= position < len(positional):
             found.append((positional[position], call))
+        elif defaults:
+            found.append((None, call))
         else:
             return None
     return found or None
+
+
+def stated_int(value: ir.Value) -> int | None:
+    """The int `value` holds on every path the program shows: what `setting_int` states,
+    and for a parameter, the same int from every call of its function, each passing it or
+    leaving it to the default (`def train(x, y, epochs=1)` called as `train(x, y)`);
+    None when calls differ or any is unknown."""
+    passed = passed_arguments(value, defaults=True)
+    if not passed:
+        return setting_int(value)
+    default = setting_int(value)
+    found = {default if argument is None else setting_int(argument) for argument, _ in passed}
+    return found.pop() if len(found) == 1 and None not in found else None
 
 
 def program_of(op: ir.Operation) -> ir.Operation:

@@ -53,6 +53,7 @@ from harp_ir.analysis import (
     record_hint,
     same_op,
     self_class,
+    stated_int,
     string_attr,
     unit_slice,
     walk,
@@ -290,10 +291,10 @@ def run(module, pass_=None) -> None:
         args = call_arguments(op)
         positional = [v for k, v in args if not k]
         data = positional[0] if positional else dict(args).get("x")
-        epochs = dict(args).get("epochs")
+        epochs = dict(args).get("epochs") or dict(args).get("nb_epoch")  # (Keras 1's name)
         if data is None or string_attr(producer(data), "harp.kind") == "dataloader" or \
                 func is None and invariant_in(data, loop, clobbered=loop_mutates(loop)) or \
-                epochs is not None and constant_value(epochs) != 1:
+                epochs is not None and stated_int(epochs) != 1:
             continue  # a dataset, the same input every iteration, or a real training run
         subject = string_attr(op, "harp.receiver") or "the model"
         assumptions = [
@@ -329,7 +330,8 @@ def run(module, pass_=None) -> None:
 # --- the fix ------------------------------------------------------------------------------
 
 #: keywords a fix drops: they only print, or change nothing for one batch of one epoch
-_DROPPED = {"predict": ("verbose",), "fit": ("verbose", "epochs", "batch_size", "shuffle")}
+_DROPPED = {"predict": ("verbose",),
+            "fit": ("verbose", "epochs", "nb_epoch", "batch_size", "shuffle")}
 
 
 def fix_keras_call(module, positions, hint):
@@ -352,6 +354,11 @@ def fix_keras_call(module, positions, hint):
     if method == "fit" and not isinstance(syntax.parents(module).get(call), cst.Expr):
         raise Decline("the program uses what `fit` returns (a History); "
                       "`train_on_batch` returns the loss")
+    epochs = next((a.value for a in call.args if a.keyword and a.keyword.value in
+                   ("epochs", "nb_epoch")), None)
+    if epochs is not None and not (isinstance(epochs, cst.Integer) and epochs.value == "1"):
+        unproved("`epochs` is 1 on every call: the program's calls of this function pass "
+                 "1 or leave it to its default, but a caller harp cannot see may not")
     if not any(a.kind == "one-batch" and established(a) for a in hint.assumptions):
         unproved(f"the input is one batch: `{_ON_BATCH[method]}` runs it whole, where "
                  f"`{method}` splits it into batches of 32"
