@@ -26,6 +26,7 @@ from harp_ir.analysis import (
     class_methods,
     enclosing_scope,
     producer,
+    reaching_store,
     record_hint,
     returned_values,
     self_class,
@@ -51,7 +52,8 @@ def _kept_collection(call):
     comprehension whose outer loop walks `self.attr` (sampled False) or a local bound once
     to `random.sample(self.attr, k)` (sampled True), or converts each field of such a
     sample (`map(np.stack, zip(*batch))`, sampled True); else None."""
-    walked = _walked_by_comprehension(call) if _converts(call) else _zipped_fields(call)
+    walked = (_walked_by_comprehension(call) or _unzipped_field(call)) if _converts(call) \
+        else _zipped_fields(call)
     sampled = False
     if walked is not None and walked.name == "host.load":
         # every value the local holds is a sample of the same memory (`batch =
@@ -74,6 +76,14 @@ def _sample_made(value, depth: int = 0):
     self.replay_buffer.get_batch(64)`, `get_batch` returning `random.sample(self.buffer,
     k)`); None otherwise."""
     made = producer(value)
+    if made is not None and made.name == "host.unpack" and depth <= 3:
+        # `transitions, idx, w = self.memory.sample(k)`: that place of what it returns
+        source = producer(made.operands[0])
+        returned = [_tuple_place(r, value.result_number) for r in returned_values(source)] \
+            if source is not None and source.name == "host.call" and \
+            called_functions(source) else []
+        found = [_sample_made(r, depth + 1) if r is not None else None for r in returned]
+        return found[0] if found and all(f is not None for f in found) else None
     if made is None or made.name != "host.call" or depth > 3:
         return None
     if string_attr(made, "qualname") == "random.sample":
@@ -81,6 +91,31 @@ def _sample_made(value, depth: int = 0):
     returned = [_sample_made(v, depth + 1) for v in returned_values(made)] \
         if called_functions(made) else []
     return returned[0] if returned and all(r is not None for r in returned) else None
+
+
+def _tuple_place(value, place: int):
+    """The element at `place` of the tuple display `value` is made by, else None."""
+    made = producer(value)
+    return made.operands[place] if made is not None and made.name == "host.tuple" and \
+        place < len(made.operands) else None
+
+
+def _unzipped_field(call):
+    """For `torch.tensor(states)` with `states, actions, ... = zip(*batch)` (every value
+    the local holds is a field so unzipped): the op that makes `batch`; else None."""
+    field = producer(call.operands[1]) if len(call.operands) > 1 else None
+    if field is None or field.name != "host.load":
+        return None
+    reached = reaching_store(field)  # `s = torch.tensor(s)` rebinds the field after
+    values = [reached.operands[0]] if reached is not None else stored_values(field)
+    zips = [producer(producer(v).operands[0]) for v in values
+            if producer(v) is not None and producer(v).name == "host.unpack"]
+    if not zips or len(zips) != len(values) or any(
+            z is None or string_attr(z, "qualname") != "builtins.zip" or
+            len(z.operands) != 2 or strings_attr(z, "kwnames") != ["*"] for z in zips):
+        return None
+    batches = {producer(z.operands[1]) for z in zips}
+    return batches.pop() if len(batches) == 1 else None
 
 
 def _converts(call) -> bool:

@@ -1,6 +1,6 @@
 # RUN: %check-hints %s
 # RUN: not %check-hints --level aggressive %s 2>&1 | FileCheck %s
-# CHECK: memory_converted.py:209: unexpected HARP207
+# CHECK: memory_converted.py:243: unexpected HARP207
 # HARP207: a whole kept memory converted to a tensor on every training step, with the near
 # misses that must stay silent (a rollout buffer emptied after each update, a sample).
 import random
@@ -175,6 +175,38 @@ class Delegating(Sampler):
         self.opt.step()
 
 
+class Unzipped(Sampler):
+    """The sample comes back from the memory's method as the first of a tuple and is
+    unzipped into fields, each converted on its own."""
+
+    def sample(self, k):
+        return random.sample(self.buffer, k), None, None
+
+    def update(self):
+        transitions, indices, weights = self.sample(128)
+        s, a, r = zip(*transitions)
+        s = torch.tensor(s, device=device, dtype=torch.float)  # expected-hint HARP207
+        r = torch.tensor(r, device=device, dtype=torch.float)
+        loss = self.net(s).sum() + r.sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+class UnzippedRollout(Sampler):
+    """Near miss: fields unzipped from the whole rollout, which the update empties (an
+    on-policy batch, converted once per rollout)."""
+
+    def update(self):
+        s, a, r = zip(*self.buffer)
+        s = torch.tensor(s, device=device, dtype=torch.float)
+        self.buffer = []
+        loss = self.net(s).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
 def run(agent, env):
     for step in range(100000):
         s, r = env.step()
@@ -192,6 +224,8 @@ def main(env):
     run(Warming(), env)
     run(TwoSources(), env)
     run(Delegating(), env)
+    run(Unzipped(), env)
+    run(UnzippedRollout(), env)
 
 
 
