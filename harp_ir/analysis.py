@@ -661,7 +661,7 @@ def element_reads(loop: ir.Operation) -> list[ir.Operation]:
                 tensor_valued(op.operands[0]):
             element = op
         elif op.name == "host.load" and string_attr(op, "name") == item and \
-                tensor_valued(iterated):
+                tensor_valued(iterated) and not _iterates_chunks(iterated):
             element = op
         whole = element.operands[0] if element is not None and \
             element.name == "host.getitem" else iterated
@@ -669,6 +669,20 @@ def element_reads(loop: ir.Operation) -> list[ir.Operation]:
                 any(_read_on_host(use) for use in element.result.uses):
             found.append(element)
     return found
+
+
+def _iterates_chunks(iterable: ir.Value) -> bool:
+    """Whether a loop over `iterable` visits pieces of a tensor, not numbers: the chunks
+    of `x.split(64)` or `x.chunk(4)`, or the rows of a tensor of two or more dimensions.
+    A piece used as an index gathers on the device; Python reads no number from it."""
+    made = producer(iterable)
+    if made is not None and made.name == "host.call" and \
+            string_attr(made, "method") in ("split", "chunk"):
+        return True
+    from harp_ir.shapes import tensor_rank
+
+    rank = tensor_rank(iterable)
+    return rank is not None and rank >= 2
 
 
 def loop_targets(loop: ir.Operation) -> list[str]:
@@ -2139,8 +2153,8 @@ def _attribute_classes(attribute: ir.Operation,
     if module is None:
         return []
     stores = _attribute_stores(owner).get(string_attr(attribute, "attr"), [])
-    return [_constructed_class(producer(s.operands[1]), module) for s in stores
-            if library or not _library_module(producer(s.operands[1]))]
+    made = [producer(_unpacked(s.operands[1])) for s in stores]  # `self.a, self.b = A(), B()`
+    return [_constructed_class(m, module) for m in made if library or not _library_module(m)]
 
 
 def made_once(value: ir.Value) -> ir.Operation | None:
@@ -2159,7 +2173,7 @@ def made_once(value: ir.Value) -> ir.Operation | None:
         cls = self_class(op.operands[0])
         stores = _attribute_stores(cls).get(string_attr(op, "attr"), []) if cls else []
         if len(stores) == 1:
-            return producer(stores[0].operands[1])
+            return producer(_unpacked(stores[0].operands[1]))
     return op
 
 

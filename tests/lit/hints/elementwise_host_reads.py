@@ -115,3 +115,21 @@ for i in range(x.shape[0]):
 names = ["a", "b"]
 for i, name in enumerate(names):
     print(i, name, len(name))
+
+# Chunks of a tensor (a minibatch of indices from `split`), or the rows of a matrix, used
+# as an index: the device gathers, Python reads no number.
+gpu = torch.device("cuda")
+inputs = torch.randn(1024, 4, 28, 28, device=gpu)
+for epoch in range(10):
+    for chunk in torch.randperm(1024, device=gpu).split(64):
+        g, _ = model(inputs[chunk], first_location(64, gpu))
+        loss = g.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    for pair in torch.zeros((100, 2), dtype=torch.long, device=gpu):
+        g, _ = model(inputs[pair], first_location(2, gpu))
+        loss = g.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()

@@ -148,3 +148,20 @@ with torch.no_grad():  # evaluation, once: near miss
     for start in range(0, 1024, 64):
         index = torch.arange(start, start + 64, device=device)
         print(net(s[index])[0].sum(), net(s[index])[1].sum())
+
+
+class TwinAgent:
+    """The models are made in one statement (`self.target, self.online = Net(), Net()`):
+    each attribute still holds its own class's instance."""
+
+    def __init__(self):
+        self.target_net, self.act_net = ActorCritic(), ActorCritic()
+        self.opt = torch.optim.Adam(self.act_net.parameters())
+
+    def update(self, state, target_v):
+        for index in torch.randperm(1024, device=device).split(64):
+            v = self.act_net(state)[0][index]
+            loss = (self.act_net(state)[0][index] - target_v[index]).pow(2).mean()  # expected-hint HARP302
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
