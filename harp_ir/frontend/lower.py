@@ -466,7 +466,23 @@ class Lowerer:
             if level - 1 <= len(package):
                 base = package[: len(package) - (level - 1)]
                 return ".".join(base + ([module] if module else [])), 0
+        elif module and self.program is not None:
+            return self.beside_module(module), level
         return module, level
+
+    def beside_module(self, module: str) -> str:
+        """`import DDPG` in `continuous_BCQ/main.py` when the program has no top-level
+        `DDPG` but has `continuous_BCQ/DDPG.py`: a script's folder is the first place
+        Python looks (`python continuous_BCQ/main.py`), so the name is that file's.
+        Otherwise `module` unchanged."""
+        folder = self.module_name.split(".")[:-1]
+        top = module.split(".")[0]
+        if not folder or self.program.is_module(top):
+            return module
+        beside = ".".join([*folder, top])
+        if not self.program.is_module(beside):
+            return module
+        return ".".join([*folder, module])
 
     def star_names(self, module: str, level: int) -> list[str] | None:
         """The names `from module import *` binds when `module` is a file of the program
