@@ -1881,7 +1881,42 @@ def called_functions(call: ir.Operation) -> list[ir.Operation]:
         method = method_of(cls, name)
         if method is not None and not any(same_op(method, f) for f in found):
             found.append(method)
+    if not found and owner is not None:
+        found = _held_methods(owner, name)
     return found or _by_method_name(call, callee)
+
+
+def _held_methods(cls: ir.Operation, attr: str) -> list[ir.Operation]:
+    """The methods `self.attr` may hold when its class binds it only to its own bound
+    methods (`self.maybe_update_target = self.polyak_update if polyak else
+    self.copy_update`): calling it runs one of them. [] when any binding is another
+    value."""
+    found = []
+    for store in _attribute_stores(cls).get(attr, []):
+        for value in _alternatives(store.operands[1]):
+            get = producer(value)
+            method = method_of(cls, string_attr(get, "attr")) if get is not None and \
+                get.name == "host.getattr" and self_class(get.operands[0]) is not None \
+                else None
+            if method is None:
+                return []
+            found.append(method)
+    return found
+
+
+def _alternatives(value: ir.Value) -> list[ir.Value]:
+    """The values a conditional expression may give (`a if c else b`: a and b), else
+    `value` itself."""
+    made = producer(value)
+    if made is None or made.name != "host.if" or len(made.results) != 1:
+        return [value]
+    found = []
+    for region in made.regions:
+        last = region.blocks[0].operations[len(region.blocks[0].operations) - 1]
+        if last.operation.name != "hostcf.yield" or len(last.operation.operands) != 1:
+            return [value]
+        found += _alternatives(last.operation.operands[0])
+    return found
 
 
 #: method names every library object answers to: a receiver nothing resolves is as likely
