@@ -472,12 +472,15 @@ class Lowerer:
 
     def beside_module(self, module: str) -> str:
         """`import DDPG` in `continuous_BCQ/main.py` when the program has no top-level
-        `DDPG` but has `continuous_BCQ/DDPG.py`: a script's folder is the first place
-        Python looks (`python continuous_BCQ/main.py`), so the name is that file's.
-        Otherwise `module` unchanged."""
+        `DDPG` (or only the folder's own package of that name) but has
+        `continuous_BCQ/DDPG.py`: a script's folder is the first place Python looks
+        (`python continuous_BCQ/main.py`), so the name is that file's. Otherwise `module`
+        unchanged."""
         folder = self.module_name.split(".")[:-1]
         top = module.split(".")[0]
-        if not folder or self.program.is_module(top):
+        # `from ddpg import DDPGAgent` in ddpg/ddpg_test.py, beside ddpg/ddpg.py: the
+        # package's own name is the module beside the script, not the package
+        if not folder or self.program.is_module(top) and top != folder[-1]:
             return module
         beside = ".".join([*folder, top])
         if not self.program.is_module(beside):
