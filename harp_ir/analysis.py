@@ -1887,10 +1887,11 @@ def called_functions(call: ir.Operation) -> list[ir.Operation]:
 
 
 def _held_methods(cls: ir.Operation, attr: str) -> list[ir.Operation]:
-    """The methods `self.attr` may hold when its class binds it only to its own bound
-    methods (`self.maybe_update_target = self.polyak_update if polyak else
-    self.copy_update`): calling it runs one of them. [] when any binding is another
-    value."""
+    """The method `self.attr` holds when its class binds it only to one of its own bound
+    methods (`self.update_target = self.polyak_update`): calling it runs that method.
+    [] when any binding is another value, or when the class chooses between methods
+    (`self.polyak_update if polyak else self.copy_update`): which one runs is the
+    program's setting, and a blind reader found the one a default run never takes."""
     found = []
     for store in _attribute_stores(cls).get(attr, []):
         for value in _alternatives(store.operands[1]):
@@ -1900,8 +1901,9 @@ def _held_methods(cls: ir.Operation, attr: str) -> list[ir.Operation]:
                 else None
             if method is None:
                 return []
-            found.append(method)
-    return found
+            if not any(same_op(method, f) for f in found):
+                found.append(method)
+    return found if len(found) == 1 else []
 
 
 def _alternatives(value: ir.Value) -> list[ir.Value]:

@@ -1,7 +1,8 @@
 # RUN: %check-hints %s
-# A method held in an attribute (`self.maybe_update_target = self.polyak_update if polyak
-# else self.copy_update`): calling the attribute runs one of the class's methods, so the
-# per-parameter soft update runs on every training step.
+# A method held in an attribute (`self.maybe_update_target = self.polyak_update`): calling
+# the attribute runs the class's method, so the per-parameter soft update runs on every
+# training step. Near misses: a choice between two methods (which one a run takes is a
+# setting), a function from elsewhere.
 import torch
 from torch import nn
 
@@ -12,7 +13,7 @@ class DQN:
         self.Q_target = nn.Linear(4, 2).cuda()
         self.opt = torch.optim.Adam(self.Q.parameters())
         self.iterations = 0
-        self.maybe_update_target = self.polyak_update if polyak else self.copy_update
+        self.maybe_update_target = self.polyak_update
 
     def train(self, s):
         loss = self.Q(s).pow(2).mean()
@@ -56,3 +57,18 @@ class Held:
 held = Held()
 for t in range(100000):
     held.train(torch.randn(32, 4).cuda())
+
+
+class Chosen(Held):
+    def __init__(self, polyak=False):
+        self.Q = nn.Linear(4, 2).cuda()
+        self.Q_target = nn.Linear(4, 2).cuda()
+        self.update_target = self.polyak_update if polyak else self.copy_update
+
+    def copy_update(self):
+        self.Q_target.load_state_dict(self.Q.state_dict())
+
+
+chosen = Chosen()
+for t in range(100000):
+    chosen.train(torch.randn(32, 4).cuda())
