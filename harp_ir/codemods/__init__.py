@@ -15,7 +15,7 @@ import functools
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from harp_ir.frontend.source import legacy_names_renamed
+from harp_ir.frontend.source import legacy_names_renamed, tabs_expanded
 from harp_ir.notebook import python2_cell
 
 
@@ -86,6 +86,9 @@ def apply(source: str, hint) -> tuple[str, list[str]]:
         if legacy_names_renamed(source) is not None:
             raise Decline("the file uses `async` or `await` as a name (Python 3.6 and "
                           "older): harp analyses it but does not rewrite it") from None
+        if tabs_expanded(source) is not None:
+            raise Decline("the file's indentation mixes tabs and spaces in a way libcst "
+                          "cannot read: harp analyses it but does not rewrite it") from None
         raise Decline("the file is Python 2 (`print` statements, `except E, e`): harp "
                       "analyses it but does not rewrite it") from None
     _unproved.clear()

@@ -125,7 +125,7 @@ def parse(source: str, filename: str) -> cst.Module:
         raise _too_deep(filename) from None
     except cst.ParserSyntaxError as e:
         renamed = (legacy_names_renamed(source) or python2_statements_rewritten(source)) \
-            if python_error is not None else None
+            if python_error is not None else tabs_expanded(source)
         if renamed is not None:
             try:
                 return cst.parse_module(renamed)
@@ -135,6 +135,22 @@ def parse(source: str, filename: str) -> cst.Module:
             raise _python_error(filename, python_error) from None
         message = re.sub(r"^.*?error at \d+:\d+: ", "", e.message.splitlines()[0])
         raise FrontendError(filename, e.raw_line, e.raw_column + 1, message) from None
+
+
+def tabs_expanded(source: str) -> str | None:
+    """For a program Python reads whose indentation mixes tabs and spaces in a way libcst's
+    tokenizer refuses ("no matching outer block for dedent": `\t    x` under a block
+    indented with 8 spaces): the source with each line's leading tabs expanded as Python
+    expands them (to the next multiple of 8), so every line stays where it was (columns
+    on those lines move by the added spaces); None when no line starts with a tab. harp
+    analyses such a file but never rewrites it (its indentation would not survive)."""
+    out, tabbed = [], False
+    for line in source.splitlines(keepends=True):
+        body = line.lstrip(" \t")
+        indent = line[:len(line) - len(body)]
+        tabbed = tabbed or "\t" in indent
+        out.append(indent.expandtabs(8) + body)
+    return "".join(out) if tabbed else None
 
 
 #: the names Python 3.7 made keywords, as a program of 3.6 or older may use them, and the

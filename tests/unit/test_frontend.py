@@ -314,3 +314,45 @@ def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
     out = capsys.readouterr()
     assert "HARP202 not fixed: the file uses `async` or `await` as a name" in out.out + out.err
     assert path.read_text() == source
+
+
+MIXED_TABS = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
+              "for step in range(100):\n    x = torch.ones(2).cuda()\n"
+              "    for k in range(2):\n\t    loss = model(x).sum()\n"
+              "    loss.backward()\n    total += loss.item()\nprint(total)\n")
+
+
+def test_indentation_mixing_tabs_python_reads_is_analysed_on_its_lines(ctx):
+    """Python reads a block body indented `\\t    x` under a loop indented with 4 spaces
+    (the tab reaches column 8); libcst's tokenizer refuses it. harp reads it as Python
+    does."""
+    import ast
+
+    import libcst as cst
+
+    from harp_ir.frontend.source import tabs_expanded
+
+    ast.parse(MIXED_TABS)
+    with pytest.raises(cst.ParserSyntaxError):
+        cst.parse_module(MIXED_TABS)
+    expanded = tabs_expanded(MIXED_TABS)
+    assert expanded is not None and expanded.count("\n") == MIXED_TABS.count("\n")
+    assert "\n            loss = model(x).sum()\n" in expanded
+    assert tabs_expanded("x = 1\nif x:\n    y = '\\t'\n") is None  # no tab in indentation
+    module = lower_source(MIXED_TABS, "mixed.py")
+    backward = next(op for op in walk(module.operation)
+                    if op.name == "host.call" and string_attr(op, "method") == "backward")
+    assert span(backward.location).line == 9
+
+
+def test_indentation_mixing_tabs_is_never_rewritten(ctx, tmp_path, capsys):
+    from harp_ir.cli import harp
+
+    path = tmp_path / "mixed.py"
+    path.write_text(MIXED_TABS)
+    assert harp.main(["analyze", str(path)]) == 1  # hints found
+    assert "mixed.py:6:9: HARP202" in capsys.readouterr().out
+    harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
+    out = capsys.readouterr()
+    assert "HARP202 not fixed: the file's indentation mixes tabs and spaces" in out.out + out.err
+    assert path.read_text() == MIXED_TABS
