@@ -166,7 +166,8 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP301",
         name="loop-invariant-graph-computation",
-        finds="a pure graph computation in a loop whose inputs are all loop-invariant",
+        finds="a pure graph computation in a loop whose inputs are all loop-invariant (a "
+              "view, `x[:-1].view(-1, d)`, runs no kernel and is not one)",
         why="the same result is computed again on every iteration",
         refactoring="hoist it out of the loop",
         before="for x in xs:\n"
