@@ -307,8 +307,58 @@ def optimized_modules(file: ir.Operation, tensors_alone: bool = False) -> set[tu
         keys = held_by(op)
         if keys is None and not (tensors_alone and _made_tensors(_parameters_argument(op))):
             return None
-        found |= keys or set()
+        owned = _owned_by_instances(op, keys)
+        found |= {owned} if owned else keys or set()
+    for op in (o for f in _imported_files(file) for o in walk(f)):
+        if op.name == "host.call" and string_attr(op, "harp.kind") == "optimizer" and \
+                string_attr(op, "effect") == "construct":
+            owned = _owned_by_instances(op, held_by(op))
+            if owned:  # a network class of another file that keeps its own optimizer
+                found.add(owned)
     return found
+
+
+def _imported_files(file: ir.Operation) -> list[ir.Operation]:
+    """The files of the program that `file` imports (where the classes it instantiates may
+    be defined)."""
+    modules = analysis._program_modules(file)
+    names = {string_attr(o, "module") for o in walk(file) if o.name == "host.import"}
+    return [m for name, m in modules.items() if name in names and not same_op(m, file)]
+
+
+def _owned_by_instances(construction: ir.Operation, keys: set[tuple] | None) -> tuple | None:
+    """("owned", C, attr) when a module class C builds its own optimizer over its
+    parameters and keeps it (`self.optimizer = optim.Adam(self.parameters())` in
+    `__init__`): each instance has one, and it trains that instance only where the program
+    uses `instance.attr` (a DQN's online network steps its own; the target network, an
+    instance of the same class, never does). None for any other optimizer."""
+    if not keys or len(keys) != 1:
+        return None
+    key = next(iter(keys))
+    if key[0] != "class":
+        return None
+    stores = [u for use in construction.result.uses
+              if (u := analysis.user(use)).name == "host.setattr" and use.operand_number == 1
+              and analysis.self_class(u.operands[0]) is not None and
+              same_op(analysis.self_class(u.operands[0]), key[1])]
+    return ("owned", key[1], string_attr(stores[0], "attr")) if len(stores) == 1 else None
+
+
+def _uses_own_optimizer(key: tuple, cls: ir.Operation, attr: str) -> bool:
+    """Whether the program reads the optimizer a module of class `cls` keeps in `attr` for
+    the instance `key` names, or for one it cannot tell apart from it: in the class's own
+    methods (`self.optimizer.step()` there runs for every instance), on an instance of
+    unknown origin, or on this one (`self.q_eval.optimizer.step()`). The class itself
+    (`key` of its `self`) stands for all of its instances."""
+    for op in walk(analysis.program_of(cls)):
+        if op.name != "host.getattr" or string_attr(op, "attr") != attr:
+            continue
+        inside = analysis.self_class(op.operands[0])
+        other = module_key(op.operands[0])
+        if inside is not None and same_op(inside, cls) or other is None or other == key \
+                or key[0] == "class":
+            return True
+    return False
 
 
 def _parameters_argument(construction: ir.Operation) -> ir.Value | None:
@@ -388,7 +438,11 @@ def trains(key: tuple, optimized: set[tuple]) -> bool:
     cls = class_of(key)
     if cls is not None and ("class", cls) in optimized:
         return True
-    return key[0] == "attr" and ("class", key[1]) in optimized
+    if key[0] == "attr" and ("class", key[1]) in optimized:
+        return True
+    return cls is not None and any(
+        k[0] == "owned" and same_op(k[1], cls) and _uses_own_optimizer(key, cls, k[2])
+        for k in optimized)
 
 
 def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,

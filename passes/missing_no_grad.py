@@ -35,6 +35,7 @@ from harp_ir.analysis import (
     producer,
     reads_names,
     record_hint,
+    same_op,
     string_attr,
     walk,
 )
@@ -115,12 +116,15 @@ def _wasted_forwards(module, reported_loops) -> None:
                 or autograd.calls_loss(origin):
             continue
         file = host_module(origin)
-        if direct and file is not None:
+        if file is not None:
             if file not in optimized_in:
                 optimized_in[file] = None if any(_freezes(f) for f in autograd.sharing(
                     file)) else autograd.optimized_modules(file)
             if optimized_in[file] is not None:
-                _frozen_forward(origin, optimized_in[file], reported_loops, done)
+                # the module `model(x)` calls, or the receiver of `model.forward(x)`
+                module = origin.operands[0] if direct else \
+                    producer(origin.operands[0]).operands[0]
+                _frozen_forward(origin, module, optimized_in[file], reported_loops, done)
         sites, ends = autograd.wasted_at(origin)
         for site in sites:
             if any(site == d for d in done) or autograd.grad_disabled(site):
@@ -150,10 +154,12 @@ def _wasted_forwards(module, reported_loops) -> None:
             record_hint(site, HINT, message, assumptions, related=[ctx.site])
 
 
-def _frozen_forward(origin, optimized, reported_loops, done) -> None:
+def _frozen_forward(origin, module, optimized, reported_loops, done) -> None:
     """A module no optimizer holds (a target network), run with autograd on inputs that
-    carry no gradient: backward computes gradients for its parameters that nothing uses."""
-    key = autograd.module_key(origin.operands[0])
+    carry no gradient: backward computes gradients for its parameters that nothing uses.
+    A network class that keeps its own optimizer trains only the instances whose
+    optimizer the program uses (`self.q_eval.optimizer.step()`, not `self.q_next`'s)."""
+    key = autograd.module_key(module)
     if key is None or autograd.trains(key, optimized) or autograd.class_of(key) is None or \
             not autograd.flow(origin.result).reaches:
         return  # trained, unknown, or wasted anyway (reported as such)
@@ -169,14 +175,18 @@ def _frozen_forward(origin, optimized, reported_loops, done) -> None:
         return
     done.append(origin)
     what = autograd.forward_text(origin)
-    message = (f"{what} runs with autograd recording {ctx.phrase(origin)}, but no optimizer "
-               f"holds its parameters (the program sets them with {written}) and its inputs "
-               f"carry no gradient: backward computes gradients for it that nothing uses; run "
-               f"it under `with torch.no_grad():`")
+    cls = autograd.class_of(key)
+    kept = next((f"the optimizer its class keeps (`self.{k[2]}`) is never used for it"
+                 for k in optimized if k[0] == "owned" and same_op(k[1], cls)),
+                "no optimizer holds its parameters")
+    message = (f"{what} runs with autograd recording {ctx.phrase(origin)}, but {kept} (the "
+               f"program sets them with {written}) and its inputs carry no gradient: backward "
+               f"computes gradients for it that nothing uses; run it under `with "
+               f"torch.no_grad():`")
     assumptions = [Assumption(
         "no-backward", what, "low" if inputs == "proved" else "medium", inputs,
-        f"no optimizer of the program holds its parameters (it sets them with {written}), "
-        "and its inputs come from data"
+        f"{'no optimizer of the program holds its parameters' if kept.startswith('no ') else kept}"
+        f" (it sets them with {written}), and its inputs come from data"
         + ("" if inputs == "proved" else " (values from code harp cannot see, such as a "
            "replay memory's sample(), are taken to be data)"))]
     guard = ctx.how_often.assumption(ctx.loop)
