@@ -527,6 +527,41 @@ def written_by_hand(key: tuple, file: ir.Operation, in_loop: bool = False) -> st
     return ""
 
 
+def gradients_read(key: tuple, file: ir.Operation) -> bool:
+    """Whether the program reads the weight gradients of the module `key` names (or of one
+    it cannot tell apart): `.grad` or `._grad` of the variable of a loop over its
+    `.parameters()`, zipped with others or not (A3C copies a local network's gradients into
+    the global one's, `global_param._grad = local_param.grad`). Such a module's backward is
+    not wasted, though no optimizer holds it."""
+    for op in (o for f in sharing(file) for o in walk(f)):
+        if op.name != "host.getattr" or string_attr(op, "attr") not in ("grad", "_grad"):
+            continue
+        read = producer(op.operands[0])
+        loop = next((lp for lp in analysis.loops_around(read) if lp.name == "host.for"),
+                    None) if read is not None and read.name == "host.load" else None
+        if loop is None:
+            continue
+        for part in _argument_ops(loop.operands[0]):
+            callee = producer(part.operands[0]) if part.name == "host.call" else None
+            if callee is not None and callee.name == "host.getattr" and \
+                    string_attr(callee, "attr") in ("parameters", "named_parameters"):
+                other = module_key(callee.operands[0])
+                if other is None or other == key:
+                    return True
+    return False
+
+
+def _argument_ops(value: ir.Value, depth: int = 0):
+    """The ops an expression is made of, into the arguments of its calls (`zip(a.
+    parameters(), b.parameters())` gives both `.parameters()` calls)."""
+    op = producer(value)
+    if op is None or depth > 4:
+        return
+    yield op
+    for v in op.operands:
+        yield from _argument_ops(v, depth + 1)
+
+
 # --- Forwards of modules, as the rules about gradients ask about them ---------------------
 
 #: contexts and decorators that turn autograd off

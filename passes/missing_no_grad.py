@@ -164,8 +164,8 @@ def _frozen_forward(origin, module, optimized, reported_loops, done) -> None:
             not autograd.flow(origin.result).reaches:
         return  # trained, unknown, or wasted anyway (reported as such)
     written = autograd.written_by_hand(key, host_module(origin))
-    if not written:
-        return  # no optimizer seen to hold it, but nothing else sets it either: unknown
+    if not written or autograd.gradients_read(key, host_module(origin)):
+        return  # unknown (nothing sets it either), or its gradients are read (A3C's copy)
     if any(_feeds_frozen(use.owner, optimized) for use in origin.result.uses):
         return  # `critic_target(s, actor_target(s))`: the outer forward's hint covers both
     inputs = autograd.weakest([autograd.gradient_free(v, optimized)
