@@ -132,7 +132,10 @@ def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> N
         out.reaches.append("called as a function")
         return
     qualname = string_attr(call, "qualname")
-    if _forward_of_module(call):
+    if qualname in GRADIENT_CALLS:  # differentiated: autograd's record of it is needed
+        out.reaches.append(f"`{qualname}(...)`")
+        out.backwards.append(call)
+    elif _forward_of_module(call):
         work.extend(call.results)  # a model's output is computed from its inputs
     elif qualname in known.host_results:
         out.ends.append(f"`{qualname.removeprefix('builtins.')}()`")
@@ -141,6 +144,10 @@ def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> N
         work.extend(call.results)
     else:
         out.reaches.append(f"passed to `{qualname or _callee_text(call)}`")
+
+
+#: calls that differentiate what they are given, as `backward()` does
+GRADIENT_CALLS = ("torch.autograd.grad", "torch.autograd.backward")
 
 
 def _forward_of_module(call: ir.Operation) -> bool:

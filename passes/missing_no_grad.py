@@ -160,9 +160,12 @@ def _frozen_forward(origin, module, optimized, reported_loops, done) -> None:
     A network class that keeps its own optimizer trains only the instances whose
     optimizer the program uses (`self.q_eval.optimizer.step()`, not `self.q_next`'s)."""
     key = autograd.module_key(module)
+    flow = autograd.flow(origin.result)
     if key is None or autograd.trains(key, optimized) or autograd.class_of(key) is None or \
-            not autograd.flow(origin.result).reaches:
+            not flow.reaches:
         return  # trained, unknown, or wasted anyway (reported as such)
+    if any(string_attr(b, "qualname") in autograd.GRADIENT_CALLS for b in flow.backwards):
+        return  # differentiated by hand (`torch.autograd.grad`, TRPO's policy): needed
     written = autograd.written_by_hand(key, host_module(origin))
     if not written or autograd.gradients_read(key, host_module(origin)):
         return  # unknown (nothing sets it either), or its gradients are read (A3C's copy)
