@@ -397,7 +397,8 @@ RULE = Rule(
                 "safe when the input is shaped as one example on the way (`np.reshape(s, "
                 "[1, n])`, `np.expand_dims(s, 0)`, `s[None]`, `x[i:i + 1]`), otherwise "
                 "`--unsafe-fixes` (the `*_on_batch` methods run the whole input as one "
-                "batch)",
+                "batch), and so when `epochs` is a parameter every call of the program "
+                "leaves at 1 (`def train(self, x, y, epochs=1)`: a caller outside it may not)",
         declines="other arguments (`callbacks`, `steps`, `validation_data`...), the input "
                  "passed by keyword, or a `fit` whose History the program uses",
     ),
