@@ -284,21 +284,26 @@ def test_other_python2_syntax_is_still_reported_as_python_words_it(ctx):
         lower_source("print 'x'\nprint `y`\n", "old.py")
 
 
-def test_python2_files_are_analysed_but_never_rewritten(ctx, tmp_path, capsys):
+def _analysed_never_rewritten(path, source, capsys, declined: str) -> None:
+    """`harp analyze` reports HARP202 at line 6, column 9 of `source`; `harp refactor
+    --apply --unsafe-fixes` declines it with `declined` and leaves the file as it was."""
     from harp_ir.cli import harp
 
+    path.write_text(source)
+    assert harp.main(["analyze", str(path)]) == 1  # hints found
+    assert f"{path.name}:6:9: HARP202" in capsys.readouterr().out
+    harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
+    out = capsys.readouterr()
+    assert f"HARP202 not fixed: {declined}" in out.out + out.err
+    assert path.read_text() == source
+
+
+def test_python2_files_are_analysed_but_never_rewritten(ctx, tmp_path, capsys):
     source = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
               "for step in range(100):\n    x = torch.ones(2).cuda()\n"
               "    loss = model(x).sum()\n    loss.backward()\n    total += loss.item()\n"
               "print 'total', total\n")
-    path = tmp_path / "old.py"
-    path.write_text(source)
-    assert harp.main(["analyze", str(path)]) == 1  # hints found
-    assert "old.py:6:9: HARP202" in capsys.readouterr().out
-    harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
-    out = capsys.readouterr()
-    assert "HARP202 not fixed: the file is Python 2" in out.out + out.err
-    assert path.read_text() == source
+    _analysed_never_rewritten(tmp_path / "old.py", source, capsys, "the file is Python 2")
 
 
 def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
@@ -346,13 +351,5 @@ def test_indentation_mixing_tabs_python_reads_is_analysed_on_its_lines(ctx):
 
 
 def test_indentation_mixing_tabs_is_never_rewritten(ctx, tmp_path, capsys):
-    from harp_ir.cli import harp
-
-    path = tmp_path / "mixed.py"
-    path.write_text(MIXED_TABS)
-    assert harp.main(["analyze", str(path)]) == 1  # hints found
-    assert "mixed.py:6:9: HARP202" in capsys.readouterr().out
-    harp.main(["refactor", "--apply", "--unsafe-fixes", str(path)])
-    out = capsys.readouterr()
-    assert "HARP202 not fixed: the file's indentation mixes tabs and spaces" in out.out + out.err
-    assert path.read_text() == MIXED_TABS
+    _analysed_never_rewritten(tmp_path / "mixed.py", MIXED_TABS, capsys,
+                              "the file's indentation mixes tabs and spaces")
