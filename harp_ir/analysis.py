@@ -1264,15 +1264,50 @@ def _picks_one_iteration(op: ir.Operation, loop: ir.Operation) -> bool:
     """`t == n - 1` in `for t in ...`: the loop's variable, which takes each value of a
     `range` once, tested against a value the loop does not change holds on one iteration."""
     if op.name != "host.compare" or strings_attr(op, "ops") != ["eq"] or \
-            loop.name != "host.for" or len(op.operands) != 2:
+            len(op.operands) != 2:
         return False
-    if iterated_range(loop.operands[0]) is None:
+    if any(_counted_in(mine, loop) and (invariant_in(other, loop) or _unset_in(other, loop))
+           for mine, other in (op.operands, reversed(list(op.operands)))):
+        return True  # `self.steps == self.sample_size`, `self.steps += 1` each iteration
+    if loop.name != "host.for" or iterated_range(loop.operands[0]) is None:
         return False
     target = string_attr(loop, "target")
     for mine, other in (op.operands, reversed(list(op.operands))):
         load = producer(mine)
         if load is not None and load.name == "host.load" and \
                 string_attr(load, "name") == target and invariant_in(other, loop):
+            return True
+    return False
+
+
+def _unset_in(value: ir.Value, loop: ir.Operation) -> bool:
+    """`self.sample_size` where nothing in `loop` stores an attribute of that name (the
+    loop sets other attributes of `self`, so `self` itself is not invariant)."""
+    read = producer(value)
+    return read is not None and read.name == "host.getattr" and \
+        producer(read.operands[0]) is not None and \
+        producer(read.operands[0]).name == "host.load" and \
+        not any(o.name == "host.setattr" and string_attr(o, "attr") == string_attr(read, "attr")
+                for o in walk(loop))
+
+
+def _counted_in(value: ir.Value, loop: ir.Operation) -> bool:
+    """Whether `value` reads a counter that `loop`'s own body (not a loop inside it) adds a
+    constant to (`steps += 1`, `self.steps += 1`): tested for one value, it holds on one
+    iteration per count (an on-policy agent's update once per rollout)."""
+    read = producer(value)
+    if read is None or read.name not in ("host.load", "host.getattr"):
+        return False
+    name = string_attr(read, "name" if read.name == "host.load" else "attr")
+    for store in walk(loop):
+        if store.name not in ("host.store", "host.setattr") or \
+                not same_op(enclosing_loop(store), loop) or \
+                string_attr(store, "name" if store.name == "host.store" else "attr") != name:
+            continue
+        added = producer(store.operands[-1])
+        if added is not None and added.name == "host.binop" and \
+                string_attr(added, "op") == "add" and \
+                isinstance(constant_value(added.operands[1]), int):
             return True
     return False
 
