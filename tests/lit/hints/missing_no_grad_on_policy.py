@@ -1,10 +1,11 @@
 # RUN: %check-hints %s
 # RUN: %check-hints --level aggressive %s
 # An on-policy agent acts on every environment step and trains once per rollout (`if
-# self.steps == self.sample_size`, the counter it adds one to each step): acting is the
-# step, so autograd's recording of the acting forward is a real share of it. Near misses
-# (aggressive level only): an off-policy agent that learns on every step (the recording
-# is a few percent of a step that also trains), and the same loop's evaluation branch.
+# self.steps == self.sample_size`, the counter it adds one to each step: the update's
+# forwards run on one iteration in 2048, not "most"). Its acting forward, like an
+# off-policy agent's, saves only autograd's recording under no_grad: blind judges found
+# such forwards a few percent of a step, so they show at the aggressive level only, and
+# so does a per-parameter update the rollout's update runs.
 import torch
 from torch import nn
 
@@ -18,10 +19,14 @@ class Policy(nn.Module):
         return torch.softmax(self.fc(x), dim=-1)
 
 
+device = torch.device("cuda")
+
+
 class OnPolicy:
     def __init__(self, env):
         self.env = env
-        self.policy = Policy()
+        self.policy = Policy().to(device)
+        self.average = Policy().to(device)
         self.opt = torch.optim.Adam(self.policy.parameters())
         self.steps = 0
         self.sample_size = 2048
@@ -34,6 +39,9 @@ class OnPolicy:
         loss.backward()
         self.opt.step()
         self.obs = []
+        # once per rollout, not on most steps: a per-parameter update here is small
+        for p, a in zip(self.policy.parameters(), self.average.parameters()):  # expected-hint@aggressive HARP405
+            a.data.copy_(0.99 * a.data + 0.01 * p.data)
 
     def run(self, max_step):
         obs = self.env.reset()
@@ -43,7 +51,7 @@ class OnPolicy:
                 action = probs.argmax().item()  # expected-hint@aggressive HARP201
             else:
                 self.steps += 1
-                probs = self.policy(torch.Tensor(obs))  # expected-hint HARP303
+                probs = self.policy(torch.Tensor(obs))  # expected-hint@aggressive HARP303
                 action = probs.argmax().item()  # expected-hint@aggressive HARP201
                 self.obs.append(torch.Tensor(obs))
                 if self.steps == self.sample_size:
