@@ -310,10 +310,15 @@ def run(module, pass_=None) -> None:
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations, or one call per model the loop builds"))
         one = _one_example(data, scope)
+        # `epochs=epochs`, 1 by every call the program shows: the rewrite rests on it too
+        given = "" if epochs is None or constant_value(epochs) == 1 else \
+            "; and `epochs` is 1 on every call, as the program's calls leave it"
         assumptions.append(
-            Assumption("one-batch", "the input", "low", "proved", f"it is {one}") if one else
+            Assumption("one-batch", "the input", "low", "proved", f"it is {one}")
+            if one and not given else
             Assumption("one-batch", "the input", "medium", "speculated",
-                       "the input is a few examples, small enough to run as one batch"))
+                       f"it is {one}{given}" if one else
+                       f"the input is a few examples, small enough to run as one batch{given}"))
         where = f"in `{string_attr(func, 'sym_name')}`, called " if func is not None else ""
         instead = f"`{subject}.{_ON_BATCH[method]}(...)`"
         if method == "predict":
