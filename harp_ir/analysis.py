@@ -1188,7 +1188,7 @@ def expression_ops(value: ir.Value, depth: int = 0) -> Iterator[ir.Operation]:
 
 
 #: frequencies of a statement that runs on few iterations of its loop
-RARE = ("periodic", "once", "last")
+RARE = ("periodic", "once", "last", "off")
 #: a guard `i % n` with a constant n up to this runs often enough to count as most steps
 _OFTEN = 8
 
@@ -1236,11 +1236,15 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
         kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
                                                                   pure=("pure", "sync"))])
-        if not kind and any(tests_one_value(o) or _picks_one_iteration(o, loop) for o in ops):
+        off = _flag_off(cond)
+        if off:  # `args.train_behavioral and t >= start`: a mode a default run never takes
+            kind, text = "off", f"{off}` is given (off by default); and `{text or 'the condition'}"
+        elif not kind and any(tests_one_value(o) or _picks_one_iteration(o, loop)
+                              for o in ops):
             kind = "once"
         elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
             kind = "last" if _leaves_loop(if_op, loop) else "conditional"
-        rank = ("always", "conditional", "last", "once", "periodic")
+        rank = ("always", "conditional", "last", "once", "periodic", "off")
         period = modulus_period(ops) if kind == "conditional" else 0
         if rank.index(kind) > rank.index(found.kind) or \
                 kind == found.kind and period > found.period:
@@ -1289,6 +1293,50 @@ def _unset_in(value: ir.Value, loop: ir.Operation) -> bool:
         producer(read.operands[0]).name == "host.load" and \
         not any(o.name == "host.setattr" and string_attr(o, "attr") == string_attr(read, "attr")
                 for o in walk(loop))
+
+
+def _flag_off(cond: ir.Value) -> str:
+    """`--train_behavioral` when a conjunct of the condition (`args.train_behavioral and t
+    >= args.start_timesteps`) is a command-line flag whose stated default is off
+    (`action="store_true"` without a default, or `default=False`): the branch runs only
+    in a mode the user asks for. "" otherwise."""
+    made = producer(cond)
+    if made is not None and made.name == "host.truth":
+        made = producer(made.operands[0])
+    parts = list(made.operands) if made is not None and made.name == "host.boolop" and \
+        string_attr(made, "op") == "and" else [cond]
+    for part in parts:
+        get = producer(part)
+        if get is not None and get.name == "host.truth":
+            get = producer(get.operands[0])
+        if get is None or get.name != "host.getattr" or \
+                not _parsed_arguments(get.operands[0]):
+            continue
+        flag = _flag_default_off(get)
+        if flag:
+            return flag
+    return ""
+
+
+def _flag_default_off(attribute: ir.Operation) -> str:
+    """The flag of `args.x` when the program's `add_argument("--x", ...)` stores True on
+    demand with no other default (`action="store_true"`, `default=False`), else ""."""
+    name = string_attr(attribute, "attr")
+    for op in walk(program_of(attribute)):
+        if op.name != "host.call" or string_attr(op, "method") != "add_argument":
+            continue
+        args = call_arguments(op)
+        flags = [constant_value(v) for k, v in args if not k]
+        flag = next((f for f in flags if isinstance(f, str) and
+                     f.lstrip("-").replace("-", "_") == name), None)
+        if flag is None:
+            continue
+        keywords = dict(args)
+        default = constant_value(keywords["default"]) if "default" in keywords else None
+        store_true = constant_value(keywords.get("action")) == "store_true" \
+            if "action" in keywords else False
+        return flag if default is False or store_true and "default" not in keywords else ""
+    return ""
 
 
 def _counted_in(value: ir.Value, loop: ir.Operation) -> bool:

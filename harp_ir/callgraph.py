@@ -56,7 +56,7 @@ from harp_ir.analysis import (
 )
 
 DEPTH = 4  # calls followed up from a statement to the loop that runs it
-RANK = ("always", "conditional", "last", "once", "periodic")  # most often first
+RANK = ("always", "conditional", "last", "once", "periodic", "off")  # most often first
 
 
 @dataclass(frozen=True)
