@@ -1074,15 +1074,24 @@ def _argument_default(attribute: ir.Operation) -> int | None:
     program's `add_argument("--x", ...)` (dashes in the flag are underscores in `x`)."""
     if not _parsed_arguments(attribute.operands[0]):
         return None
+    found = _added_argument(attribute)
+    default = found[1].get("default") if found is not None else None
+    return _constant_int(default) if default is not None else None
+
+
+def _added_argument(attribute: ir.Operation) -> tuple[str, dict] | None:
+    """(the flag, the keyword arguments) of the program's `add_argument("--x", ...)` that
+    `args.x` reads (dashes in the flag are underscores in `x`); None when there is none."""
     name = string_attr(attribute, "attr")
     for op in walk(program_of(attribute)):
         if op.name != "host.call" or string_attr(op, "method") != "add_argument":
             continue
         args = call_arguments(op)
         flags = [constant_value(v) for k, v in args if not k]
-        if any(isinstance(f, str) and f.lstrip("-").replace("-", "_") == name for f in flags):
-            default = dict(args).get("default")
-            return _constant_int(default) if default is not None else None
+        flag = next((f for f in flags if isinstance(f, str) and
+                     f.lstrip("-").replace("-", "_") == name), None)
+        if flag is not None:
+            return flag, dict(args)
     return None
 
 
@@ -1321,22 +1330,14 @@ def _flag_off(cond: ir.Value) -> str:
 def _flag_default_off(attribute: ir.Operation) -> str:
     """The flag of `args.x` when the program's `add_argument("--x", ...)` stores True on
     demand with no other default (`action="store_true"`, `default=False`), else ""."""
-    name = string_attr(attribute, "attr")
-    for op in walk(program_of(attribute)):
-        if op.name != "host.call" or string_attr(op, "method") != "add_argument":
-            continue
-        args = call_arguments(op)
-        flags = [constant_value(v) for k, v in args if not k]
-        flag = next((f for f in flags if isinstance(f, str) and
-                     f.lstrip("-").replace("-", "_") == name), None)
-        if flag is None:
-            continue
-        keywords = dict(args)
-        default = constant_value(keywords["default"]) if "default" in keywords else None
-        store_true = constant_value(keywords.get("action")) == "store_true" \
-            if "action" in keywords else False
-        return flag if default is False or store_true and "default" not in keywords else ""
-    return ""
+    found = _added_argument(attribute)
+    if found is None:
+        return ""
+    flag, keywords = found
+    default = constant_value(keywords["default"]) if "default" in keywords else None
+    store_true = constant_value(keywords.get("action")) == "store_true" \
+        if "action" in keywords else False
+    return flag if default is False or store_true and "default" not in keywords else ""
 
 
 def _counted_in(value: ir.Value, loop: ir.Operation) -> bool:
