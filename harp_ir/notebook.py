@@ -81,13 +81,18 @@ def _magic_call(text: str) -> str:
     if text.startswith("%"):
         name, _, rest = text.lstrip("%").partition(" ")
         return f"get_ipython().run_line_magic({name!r}, {rest!r})"
-    return f"get_ipython().run_line_magic('pinfo', {text.strip('?')!r})"  # obj? / ?obj
+    name = text.strip("?").strip()
+    if "*" in name:  # torch.*Tensor?: a wildcard search of the namespace
+        return f"get_ipython().run_line_magic('psearch', {name!r})"
+    magic = "pinfo2" if text.startswith("??") or text.endswith("??") else "pinfo"
+    return f"get_ipython().run_line_magic({magic!r}, {name!r})"  # obj?, ?obj, obj??
 
 
 def _is_ipython_line(stripped: str) -> bool:
+    """`%magic`, `!shell`, or IPython's help: `obj?`, `obj??`, `?obj`, `torch.*Tensor?`."""
     return stripped.startswith(("%", "!", "?")) or (
-        stripped.endswith("?") and not stripped.startswith("#") and stripped[:-1].strip()
-        .replace(".", "").isidentifier())
+        stripped.endswith("?") and not stripped.startswith("#") and stripped.rstrip("?")
+        .strip().replace(".", "").replace("*", "_").isidentifier())
 
 
 def _parses(source: str) -> SyntaxError | None:

@@ -172,6 +172,7 @@ def test_apply_declines_a_notebook_it_cannot_rewrite_exactly(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("line", ["%load_ext autoreload", "!pip install x", "obj?",
+                                  "torch.nn.Module??", "torch.*Tensor?",
                                   "x = %time f()", "    !ls"])
 def test_ipython_lines_round_trip(line):
     source = f"if True:\n    pass\n{line}" if line.startswith(" ") else line
