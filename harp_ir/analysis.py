@@ -241,7 +241,8 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
         return
     op = owner.operation
     if op.name == "host.load":
-        seen.add(string_attr(op, "name"))
+        if not _immutable(value):  # `model(x.to(device))` cannot change `device`
+            seen.add(string_attr(op, "name"))
     elif op.name in ("host.binop", "host.unop", "host.compare"):
         return  # arithmetic makes a new object: it holds no reference to its operands
     elif op.name == "host.call" and string_attr(op, "qualname") in FRESH_FACTORIES:
@@ -292,8 +293,7 @@ def _changed_by_calls(loop: ir.Operation) -> set[str]:
                     string_attr(callee, "qualname"):
                 operands = operands[1:]  # `torch.distributions.Normal(...)` leaves `torch` be
             for v in operands:
-                if not _immutable(v):
-                    _loaded_slots(v, names)
+                _loaded_slots(v, names)
     return names
 
 
@@ -2744,6 +2744,49 @@ def _program_modules(op: ir.Operation) -> dict[str, ir.Operation]:
             if package:
                 found.setdefault(f"{package}.{name}", m.operation)
     return found
+
+
+def file_of(op: ir.Operation) -> ir.Operation | None:
+    """The host.module (one file or notebook of the program) holding `op`."""
+    while op is not None and op.name != "host.module":
+        op = op.parent
+    return op
+
+
+@per_run(key=program_of)
+def _file_groups(op: ir.Operation) -> dict:
+    """Each file of the program -> a representative of its workflow: the files joined by
+    importing one another, in either direction (`train.py` and `eval.py` both import
+    `model.py`). Scripts side by side that share no module of the program (a folder of
+    examples, a folder of notebooks) are separate programs."""
+    modules = _program_modules(op)
+    parent = {m: m for m in modules.values()}
+
+    def root(m):
+        while parent[m] != m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    for m in set(parent):
+        for o in walk(m):
+            if o.name != "host.import":
+                continue
+            module, name = string_attr(o, "module"), string_attr(o, "name")
+            for target in (modules.get(module), modules.get(f"{module}.{name}") if name
+                           else None):
+                if target is not None:
+                    parent[root(m)] = root(target)
+    return {m: root(m) for m in parent}
+
+
+def workflow_files(op: ir.Operation) -> list[ir.Operation]:
+    """The files of the program that run with `op`'s file: those it imports or that import
+    it, transitively (see `_file_groups`)."""
+    groups, file = _file_groups(op), file_of(op)
+    if file not in groups:
+        return [file] if file is not None else []
+    return [m for m, r in groups.items() if r == groups[file]]
 
 
 def enclosing_scope(op: ir.Operation) -> ir.Operation:

@@ -45,14 +45,13 @@ from harp_ir.analysis import (
     modulus_period,
     per_run,
     producer,
-    program_of,
-    program_trains,
     runs_inner_loop,
     same_op,
     string_attr,
     tests_one_value,
     user,
     walk,
+    workflow_files,
 )
 
 DEPTH = 4  # calls followed up from a statement to the loop that runs it
@@ -105,7 +104,8 @@ class Context:
         """What a per-step hint rests on about how often this context runs it: the guard
         on the chain, and whether it runs once per episode or epoch."""
         return [a for a in (self.how_often.assumption(self.loop), self.per_outer_iteration(),
-                            self.beside_inner_loop()) if a is not None]
+                            self.beside_inner_loop(), evaluation_pass(self.loop))
+                if a is not None]
 
     def beside_inner_loop(self) -> Assumption | None:
         """A high-risk `hot-loop` speculation when an iteration of `loop` also runs an
@@ -273,12 +273,19 @@ def training_work(loop: ir.Operation) -> bool:
         trains(outer) for outer in loops_around(loop)))
 
 
-@per_run(key=program_of)
-def program_has_training_loop(op: ir.Operation) -> bool:
-    """Whether some loop of the program holding `op` runs a training step (`trains`):
-    PyTorch's `backward()`, an optimizer's step, Keras' or TF1's training runs."""
-    return any(o.name in ("host.for", "host.while") and trains(o)
-               for o in walk(program_of(op)))
+def workflow_trains(op: ir.Operation) -> bool:
+    """Whether the files that run with `op`'s (`analysis.workflow_files`: the scripts and
+    modules joined by imports) train: a `backward()`, or a loop that runs a training step
+    (an optimizer's step, Keras' or TF1's training runs). A folder of separate example
+    scripts does not make an inference script's loop a side pass of another's training."""
+    return _files_train(tuple(workflow_files(op)))
+
+
+@per_run()
+def _files_train(files: tuple) -> bool:
+    return any(o.name == "host.call" and string_attr(o, "method") == "backward" or
+               o.name in ("host.for", "host.while") and trains(o)
+               for f in files for o in walk(f))
 
 
 def loop_run_rate(loop: ir.Operation) -> list[Assumption]:
@@ -293,7 +300,7 @@ def loop_run_rate(loop: ir.Operation) -> list[Assumption]:
     ctx = per_step(loop, training_work)
     if ctx is not None:
         return ctx.frequency_assumptions()
-    if not program_has_training_loop(loop):
+    if not workflow_trains(loop):
         return []  # an inference or data-processing program: this may be its main work
     return [Assumption("hot-loop", describe_loop(loop), "high", "speculated",
                        "the program trains in another loop, which does not run this one: "
@@ -330,10 +337,27 @@ def evaluation_loop(loop: ir.Operation) -> str:
         return ""
     if training_step_caller(loop) is not None:
         return ""  # a helper a training loop calls (a gradient-norm loop in each step)
-    if not (program_trains(loop) or program_has_training_loop(loop)):
+    if not workflow_trains(loop):
         return ""  # an inference program: this pass is its main loop
     return ("an evaluation pass (its iterations run no backward or optimizer step, and the "
             "program trains elsewhere): it runs once, or once per epoch")
+
+
+def evaluation_pass(loop: ir.Operation) -> Assumption | None:
+    """The high-risk `hot-loop` speculation a per-iteration hint in `loop` rests on when
+    `loop` is an evaluation pass of a program that trains elsewhere (`evaluation_loop`):
+    blind readers judge a cost there by how often the pass runs, once or once an epoch."""
+    why = evaluation_loop(loop)
+    return Assumption("hot-loop", describe_loop(loop), "high", "speculated", why) if why \
+        else None
+
+
+def run_rate(op: ir.Operation, loop: ir.Operation) -> list[Assumption]:
+    """What a hint on a cost `op` pays per iteration of `loop` rests on about how often it
+    runs: the guards between them (`frequency`) and the loop's role in the program (an
+    evaluation pass runs once, or once an epoch, not on every step)."""
+    return [a for a in (frequency(op, loop).assumption(loop), evaluation_pass(loop))
+            if a is not None]
 
 
 def training_step_caller(op: ir.Operation) -> Context | None:

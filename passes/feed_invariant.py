@@ -18,6 +18,7 @@ Assumes: the fed value is not changed through an alias in the loop.
 
 from __future__ import annotations
 
+from harp_ir import callgraph
 from harp_ir.analysis import (
     NOT_CONSTANT,
     SESSION_RUN,
@@ -29,7 +30,6 @@ from harp_ir.analysis import (
     enclosing_loop,
     enclosing_scope,
     few_iterations,
-    frequency,
     invariant_in,
     producer,
     record_hint,
@@ -108,9 +108,7 @@ def run(module, pass_=None) -> None:
             Assumption("no-alias", names, "medium", "speculated",
                        "the fed value is not changed through another name in the loop"),
         ]
-        how_often = frequency(op, loop).assumption(loop)
-        if how_often:
-            assumptions.append(how_often)
+        assumptions += callgraph.run_rate(op, loop)
         if not any(_dataset(v, enclosing_scope(op)) for _, v in fixed):
             assumptions.append(Assumption(
                 "loading-cost", names, "high", "speculated",

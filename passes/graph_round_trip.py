@@ -94,8 +94,7 @@ def run(module, pass_=None) -> None:
         if ctx is not None:
             phrase, often = ctx.phrase(op), ctx.frequency_assumptions()
         else:
-            own = frequency(op, loop)
-            phrase, often = own.phrase(loop), [a for a in [own.assumption(loop)] if a]
+            phrase, often = frequency(op, loop).phrase(loop), callgraph.run_rate(op, loop)
         message = (f"`{source}` takes a tensor to the host, the result is computed on in "
                    f"Python/numpy and turned back into a tensor by `{what}` {phrase}; keep "
                    f"the computation in framework ops on the device")

@@ -183,10 +183,9 @@ def run(module, pass_=None) -> None:
                 "gains only the overlap of the device's work with the host's work for the "
                 "next iteration, a few percent of a step unless launching kernels from the "
                 "host takes as long as running them"))
-        evaluation = callgraph.evaluation_loop(loop)
+        evaluation = callgraph.evaluation_pass(loop)
         if evaluation:  # a test loop once per epoch, not the program's main loop
-            assumptions.append(Assumption("hot-loop", describe_loop(loop), "high",
-                                          "speculated", evaluation))
+            assumptions.append(evaluation)
         waiting = paced(op)
         if waiting is not None:  # `out = model(x)` over RPC, `model.generate(...)`
             assumptions.append(waiting)

@@ -19,7 +19,7 @@ is the graph optimizer's to simplify.
 
 from __future__ import annotations
 
-from harp_ir import catalogue
+from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     FRESH_FACTORIES,
     Assumption,
@@ -27,7 +27,6 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_loop,
     few_iterations,
-    frequency,
     in_compiled_function,
     invariant_in,
     loop_mutates,
@@ -137,9 +136,7 @@ def run(module, pass_=None) -> None:
                        "no input is changed through another name in the loop"),
             loop_runs(loop),
         ]
-        how_often = frequency(op, loop).assumption(loop)
-        if how_often:
-            assumptions.append(how_often)
+        assumptions += callgraph.run_rate(op, loop)
         if few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",

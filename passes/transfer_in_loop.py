@@ -28,7 +28,6 @@ from harp_ir.analysis import (
     enclosing_loop,
     enclosing_scope,
     few_iterations,
-    frequency,
     invariant_in,
     loop_runs,
     names_device,
@@ -82,9 +81,7 @@ def run(module, pass_=None) -> None:
                        "the loop does not change it through another name"),
             loop_runs(loop),
         ]
-        how_often = frequency(op, loop).assumption(loop)
-        if how_often:
-            assumptions.append(how_often)
+        assumptions += callgraph.run_rate(op, loop)
         if runs_inner_loop(loop, op) or few_iterations(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
