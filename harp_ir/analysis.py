@@ -260,7 +260,7 @@ def _loaded_slots(value: ir.Value, seen: set[str]) -> None:
 #: `from_numpy`, which shares the array's memory)
 FRESH_FACTORIES = frozenset(f"torch.{n}" for n in (
     "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
-    "rand", "randn", "randint", "arange", "linspace", "eye", "tensor"))
+    "rand", "randn", "randint", "randperm", "arange", "linspace", "eye", "tensor"))
 
 
 def fresh_receiver(call: ir.Operation) -> bool:
@@ -1733,9 +1733,33 @@ def over_parameters(loop: ir.Operation) -> bool:
 
 def few_iterations(loop: ir.Operation, settings: bool = False) -> bool:
     """Whether `loop` is a `for` over a constant `range` of at most 16 iterations (with
-    `settings`, also a setting's default: `range(args.policy_frequency)`)."""
+    `settings`, also a setting's default: `range(args.policy_frequency)`), or over a
+    literal display of at most 16 elements, or a tensor or array made from one
+    (`for one in torch.Tensor([h, e, l, l, o])`)."""
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
-    return iterable is not None and small_range(iterable, settings)
+    return iterable is not None and (small_range(iterable, settings) or
+                                     _small_display(loop.operands[0], loop))
+
+
+#: constructors whose result has one element per element of the display they are given
+_FROM_DISPLAY = ("torch.Tensor", "torch.tensor", "torch.FloatTensor", "torch.LongTensor",
+                 "numpy.array", "numpy.asarray", "torch.autograd.Variable")
+
+
+def _small_display(value: ir.Value, at: ir.Operation, depth: int = 0) -> bool:
+    """Whether `value` (seen through the name's reaching store) is a list or tuple display
+    of at most 16 elements, or one of `_FROM_DISPLAY` made from such a value."""
+    made = producer(value)
+    if made is not None and made.name == "host.load" and depth < 4:
+        made = reaching_definition(value, enclosing_scope(made))
+    if made is None or depth > 4:
+        return False
+    if made.name in ("host.list", "host.tuple"):
+        return len(made.operands) <= 16
+    if made.name == "host.call" and string_attr(made, "qualname") in _FROM_DISPLAY and \
+            len(made.operands) == 2:
+        return _small_display(made.operands[1], at, depth + 1)
+    return False
 
 
 def small_range(call: ir.Operation, settings: bool = False) -> bool:

@@ -587,6 +587,21 @@ def calls_module(op) -> str:
     return ""
 
 
+def parameterless(call) -> bool:
+    """Whether `call` runs an instance of a program class that holds no parameters: a
+    direct `nn.Module` subclass none of whose methods stores an attribute or registers
+    one (an element-wise `forward`). Autograd records nothing through it unless an input
+    requires grad."""
+    cls = analysis.instance_class(call.operands[0], call)
+    if cls is None or cls.name != "host.class" or not cls.operands or any(
+            string_attr(producer(b), "qualname") != "torch.nn.Module" if producer(b)
+            else True for b in cls.operands):
+        return False
+    return not any(o.name == "host.setattr" or o.name == "host.call" and string_attr(
+        o, "method") in ("register_parameter", "register_buffer", "register_module",
+                         "add_module") for o in walk(cls))
+
+
 def grad_disabled(op, depth: int = 0) -> bool:
     """Whether autograd is off where `op` runs: inside `with torch.no_grad()`, a function
     decorated with it, or a function of the file whose every call is in such code (a

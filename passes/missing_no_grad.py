@@ -77,6 +77,8 @@ def run(module, pass_=None) -> None:
         body = list(walk(loop))
         if any(_runs_backward(o) for o in body) or _backward_after(loop):
             continue
+        if all(autograd.parameterless(o) for o in body if autograd.calls_module(o)):
+            continue  # no parameter for autograd to record a graph through
         reported.append(loop)
         opaque_calls = any(o.name == "host.call" and string_attr(o, "effect") == "unknown"
                            and not autograd.calls_module(o) for o in body)
@@ -92,10 +94,9 @@ def run(module, pass_=None) -> None:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations (a constant range): the graphs cost little"))
-        evaluation = callgraph.evaluation_loop(loop)
+        evaluation = callgraph.evaluation_pass(loop)
         if evaluation:
-            assumptions.append(Assumption("hot-loop", describe_loop(loop), "high",
-                                          "speculated", evaluation))
+            assumptions.append(evaluation)
         step = callgraph.training_step_caller(loop)
         if step is not None:  # a decoder's loop in the `forward` a training step calls
             assumptions.append(Assumption(

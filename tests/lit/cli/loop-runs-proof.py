@@ -1,6 +1,6 @@
 # A fix that moves code out of a loop needs the loop to run at least once; harp proves
 # it where the program shows it, and otherwise leaves it speculated (the fix is unsafe).
-# RUN: %expect-exit 1 %harp analyze --output-format full %s | FileCheck %s
+# RUN: %expect-exit 1 %harp analyze --level aggressive --output-format full %s | FileCheck %s
 import os
 
 import torch

@@ -1,4 +1,5 @@
 # RUN: %check-hints %s
+# RUN: %check-hints --level aggressive %s
 # A loop that reads a device tensor's elements on the host, one per iteration (`.item()`,
 # `int()`, an index or a slice bound): a wait on the device each. Found through the
 # methods and module calls that run it from the training loop, four calls deep, and with
@@ -87,7 +88,7 @@ for step in range(100):
 for epoch in range(10):
     with torch.no_grad():
         preds = model(x, first_location(64, device))[1]
-    labels = [p.item() for p in preds.argmax(1)]
+    labels = [p.item() for p in preds.argmax(1)]  # expected-hint@aggressive HARP401
 
 # The elements are read once, after one `.tolist()`: a single wait.
 def read_once(values):
@@ -133,3 +134,16 @@ for epoch in range(10):
         opt.zero_grad()
         loss.backward()
         opt.step()
+
+# A permutation made in host memory (no `device=`), its elements used as indices (one
+# sample per step, as a per-example SGD does): each read converts a CPU tensor's element,
+# with no device to wait for.
+linear = nn.Linear(784, 10)
+sgd = torch.optim.SGD(linear.parameters(), lr=0.1)
+cpu_inputs = torch.randn(1024, 784)
+cpu_targets = torch.randn(1024, 10)
+for i in torch.randperm(len(cpu_inputs)):
+    loss = (linear(cpu_inputs[i]) - cpu_targets[i]).pow(2).mean()
+    sgd.zero_grad()
+    loss.backward()
+    sgd.step()

@@ -13,8 +13,12 @@ for x in data:  # expected-hint@aggressive HARP303
     correct += model(x).argmax(1).sum()
 
 class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
     def forward(self, x):
-        return x
+        return self.fc(x)
 
 net = Net()
 outputs = []
