@@ -1,5 +1,7 @@
 # twist: an invariant matmul that raises, in a loop over an empty list: the hoisted code
 # runs under `if batches:`, so it never runs either
+# (a loop over a literal list is a handful of iterations: the aggressive level)
+# level: aggressive
 # expect: HARP301 fixed
 import torch
 
