@@ -1252,7 +1252,11 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
                               for o in ops):
             kind = "once"
         elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
-            kind = "last" if _leaves_loop(if_op, loop) else "conditional"
+            # the last iteration of the loop the `if` is in: of an inner loop (an
+            # episode's steps), that is once per iteration of `loop`
+            own = enclosing_loop(if_op)
+            kind = "last" if _leaves_loop(if_op, own if own is not None else loop) \
+                else "conditional"
         rank = ("always", "conditional", "last", "once", "periodic", "off")
         period = modulus_period(ops) if kind == "conditional" else 0
         if rank.index(kind) > rank.index(found.kind) or \
@@ -1406,10 +1410,48 @@ def _leaves_loop(if_op: ir.Operation, loop: ir.Operation) -> bool:
         return False
     tested = {string_attr(o.operation, "name") for o in loop.regions[0].blocks[0].operations
               if o.operation.name == "host.load"}
-    cond = producer(if_op.operands[0])
-    load = producer(cond.operands[0]) if cond is not None and cond.name == "host.truth" \
-        else cond
-    return load is not None and load.name == "host.load" and string_attr(load, "name") in tested
+    exits = _exit_calls(loop)
+    for term in _conjuncts(if_op.operands[0]):
+        if term.name == "host.load" and string_attr(term, "name") in tested:
+            return True
+        if term.name == "host.load" and exits:  # `done = env.finished()` then `if done and ..`
+            store = reaching_store(term)
+            term = producer(store.operands[0]) if store is not None else None
+        if term is not None and _call_key(term) in exits:
+            return True
+    return False
+
+
+def _conjuncts(value: ir.Value) -> list[ir.Operation]:
+    """The ops whose truth a condition requires together: `a and b > 0` gives `a`'s and
+    `b > 0`'s (through `bool()` of each)."""
+    op = producer(value)
+    while op is not None and op.name == "host.truth":
+        op = producer(op.operands[0])
+    if op is not None and op.name == "host.boolop" and string_attr(op, "op") == "and":
+        return [t for v in op.operands for t in _conjuncts(v)]
+    return [op] if op is not None else []
+
+
+def _call_key(op: ir.Operation) -> tuple[str, str] | None:
+    """(receiver, method) of an argument-less method call (`game.is_episode_finished()`)."""
+    if op.name != "host.call" or len(op.operands) != 1 or not string_attr(op, "method"):
+        return None
+    return string_attr(op, "harp.receiver"), string_attr(op, "method")
+
+
+def _exit_calls(loop: ir.Operation) -> set[tuple[str, str]]:
+    """The argument-less calls a `while not game.is_episode_finished():` condition negates:
+    a test of the same call in the body holds on the loop's last iteration only."""
+    found = set()
+    for o in loop.regions[0].blocks[0].operations:
+        o = o.operation
+        if o.name == "host.unop" and string_attr(o, "op") == "not":
+            for term in _conjuncts(o.operands[0]):
+                key = _call_key(term)
+                if key is not None and key[0]:
+                    found.add(key)
+    return found
 
 
 # --- Where tensors live ---------------------------------------------------------------

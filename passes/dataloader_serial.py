@@ -38,6 +38,7 @@ from harp_ir.analysis import (
     enclosing_scope,
     instance_class,
     producer,
+    reaching_definition,
     record_hint,
     same_op,
     string_attr,
@@ -51,7 +52,10 @@ LOADER = "torch.utils.data.DataLoader"
 IN_MEMORY = ("torch.utils.data.TensorDataset",)
 
 
-WRAPPERS = ("torch.utils.data.Subset", "torch.utils.data.ConcatDataset")
+WRAPPERS = ("torch.utils.data.Subset", "torch.utils.data.ConcatDataset", "copy.deepcopy",
+            "copy.copy")
+#: calls that split a dataset into parts that load as it does
+SPLITS = ("torch.utils.data.random_split", "torch.utils.data.dataset.random_split")
 
 
 def dataset_cost(value, scope, depth: int = 0) -> str:
@@ -59,15 +63,19 @@ def dataset_cost(value, scope, depth: int = 0) -> str:
     "memory" (a `TensorDataset`: tensors indexed in microseconds), "decode" (a torchvision
     dataset, or one given per-sample `transform`s: images decoded and converted in
     Python), or "unknown" (a dataset the caller passes in, or one harp cannot see into)."""
-    made = definition(value, scope)
+    made = reaching_definition(value, scope)
+    if made is not None and made.name == "host.unpack":  # `train, valid = random_split(ds)`
+        made = producer(made.operands[0])
+        if made is None or string_attr(made, "qualname") not in SPLITS:
+            return "unknown"
     if made is None or made.name != "host.call" or depth > 3:
         return "unknown"
     qualname = string_attr(made, "qualname")
     args = call_arguments(made)
     if qualname in IN_MEMORY:
         return "memory"
-    if qualname in WRAPPERS and args:
-        return dataset_cost(args[0][1], scope, depth + 1)
+    if qualname in WRAPPERS + SPLITS and args:  # a view or a copy of the dataset
+        return dataset_cost(args[0][1], enclosing_scope(made), depth + 1)
     if qualname.startswith("torchvision.datasets.") or any(
             k.startswith("transform") for k, _ in args):
         return "decode"

@@ -66,6 +66,9 @@ HINT = "HARP404"
 _KERAS_KEYWORDS = {"compile": ("loss", "optimizer", "metrics"),
                    "fit": ("epochs", "batch_size", "verbose", "callbacks",
                            "validation_data", "validation_split")}
+#: methods only a Keras model has (a PyTorch module or a scikit-learn estimator has none)
+_KERAS_ONLY_METHODS = ("train_on_batch", "predict_on_batch", "test_on_batch",
+                       "fit_generator", "predict_generator", "evaluate_generator")
 
 
 # --- is the receiver a Keras model? -------------------------------------------------------
@@ -151,8 +154,9 @@ def _keras_attribute(attribute, depth: int) -> str:
 
 
 def _keras_by_use(call) -> str:
-    """The same receiver `compile`d or `fit` with Keras-only keywords, in a file that
-    imports Keras: a speculation, the reason as a phrase ("" when there is none)."""
+    """The same receiver `compile`d or `fit` with Keras-only keywords, or given a method
+    only Keras models have (`self.model.train_on_batch(x, y)`), in a file that imports
+    Keras: a speculation, the reason as a phrase ("" when there is none)."""
     path = string_attr(call, "harp.receiver")
     module = host_module(call)
     if not path or module is None:
@@ -165,6 +169,9 @@ def _keras_by_use(call) -> str:
                 string_attr(op, "harp.receiver") == path and \
                 any(k in _KERAS_KEYWORDS[method] for k, _ in call_arguments(op)):
             return f"`{path}.{method}(...)` takes Keras keywords"
+        if op.name == "host.call" and method in _KERAS_ONLY_METHODS and \
+                string_attr(op, "harp.receiver") == path:
+            return f"`{path}.{method}(...)` is a Keras model's method"
     return ""
 
 

@@ -1,5 +1,7 @@
 # RUN: %check-hints %s
 # RUN: %check-hints --level aggressive %s
+import copy
+
 import torch
 from torch.utils.data import DataLoader, Subset, TensorDataset
 from torchvision import datasets, transforms
@@ -13,6 +15,12 @@ train_loader = DataLoader(mnist, batch_size=64, shuffle=True)  # expected-hint H
 subset = DataLoader(Subset(mnist, range(1000)), batch_size=64)  # expected-hint HARP501
 folder = DataLoader(datasets.ImageFolder("imgs", transform=tf), batch_size=8)  # expected-hint HARP501
 good = DataLoader(mnist, batch_size=64, num_workers=4, pin_memory=True)
+# Split for validation, and a copy of a part given other transforms: each part loads as
+# the dataset it was split from.
+train_part, valid_part = torch.utils.data.random_split(mnist, [50000, 10000])
+valid_part = copy.deepcopy(valid_part)
+split = DataLoader(train_part, batch_size=64, shuffle=True)  # expected-hint HARP501
+copied = DataLoader(valid_part, batch_size=64)  # expected-hint HARP501
 
 # Near misses: tensors in memory; `**kwargs` that may set both; workers set, only pinned
 # memory missing; num_workers=0 chosen explicitly; a dataset harp cannot see into.
@@ -39,7 +47,7 @@ def evaluate(loader):
     return correct
 
 
-for loader in (train_loader, subset, folder):
+for loader in (train_loader, subset, folder, split, copied):
     for x, y in loader:
         opt.zero_grad()
         out = model(x.view(-1, 784).to(device))
