@@ -1780,7 +1780,7 @@ def few_iterations(loop: ir.Operation, settings: bool = False) -> bool:
     (`for one in torch.Tensor([h, e, l, l, o])`)."""
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
     return iterable is not None and (small_range(iterable, settings) or
-                                     _small_display(loop.operands[0], loop))
+                                     _small_display(loop.operands[0]))
 
 
 #: constructors whose result has one element per element of the display they are given
@@ -1788,7 +1788,7 @@ _FROM_DISPLAY = ("torch.Tensor", "torch.tensor", "torch.FloatTensor", "torch.Lon
                  "numpy.array", "numpy.asarray", "torch.autograd.Variable")
 
 
-def _small_display(value: ir.Value, at: ir.Operation, depth: int = 0) -> bool:
+def _small_display(value: ir.Value, depth: int = 0) -> bool:
     """Whether `value` (seen through the name's reaching store) is a list or tuple display
     of at most 16 elements, or one of `_FROM_DISPLAY` made from such a value."""
     made = producer(value)
@@ -1800,7 +1800,7 @@ def _small_display(value: ir.Value, at: ir.Operation, depth: int = 0) -> bool:
         return len(made.operands) <= 16
     if made.name == "host.call" and string_attr(made, "qualname") in _FROM_DISPLAY and \
             len(made.operands) == 2:
-        return _small_display(made.operands[1], at, depth + 1)
+        return _small_display(made.operands[1], depth + 1)
     return False
 
 
