@@ -177,6 +177,24 @@ def _keras_by_use(call) -> str:
 
 # --- is the input one example? ------------------------------------------------------------
 
+def _whole_set_batch(args) -> str:
+    """How `batch_size=` makes the call's whole input one batch ("" when it does not): the
+    size of a data array, `batch_size=A.shape[0]` or `len(x)` (full-batch training of a
+    graph network: the same whole set every epoch, one step per `fit`)."""
+    size = dict(args).get("batch_size")
+    made = producer(size) if size is not None else None
+    if made is None:
+        return ""
+    if made.name == "host.getitem" and constant_value(made.operands[1]) == 0:
+        shape = producer(made.operands[0])
+        if shape is not None and shape.name == "host.getattr" and \
+                string_attr(shape, "attr") == "shape":
+            return "`batch_size` is an array's length (`.shape[0]`): one batch of the whole set"
+    if made.name == "host.call" and string_attr(made, "qualname") == "builtins.len":
+        return "`batch_size` is a length (`len(...)`): one batch of the whole set"
+    return ""
+
+
 def _one_example(value, scope, depth: int = 0) -> str:
     """How the input is shown to be one example ("" when it is not)."""
     if depth > 3:
@@ -299,8 +317,10 @@ def run(module, pass_=None) -> None:
         positional = [v for k, v in args if not k]
         data = positional[0] if positional else dict(args).get("x")
         epochs = dict(args).get("epochs") or dict(args).get("nb_epoch")  # (Keras 1's name)
+        whole = _whole_set_batch(args)
         if data is None or string_attr(producer(data), "harp.kind") == "dataloader" or \
-                func is None and invariant_in(data, loop, clobbered=loop_mutates(loop)) or \
+                func is None and not whole and invariant_in(data, loop,
+                                                            clobbered=loop_mutates(loop)) or \
                 epochs is not None and stated_int(epochs) != 1:
             continue  # a dataset, the same input every iteration, or a real training run
         subject = string_attr(op, "harp.receiver") or "the model"
@@ -323,6 +343,9 @@ def run(module, pass_=None) -> None:
         assumptions.append(
             Assumption("one-batch", "the input", "low", "proved", f"it is {one}")
             if one and not given else
+            Assumption("one-batch", "the input", "low", "speculated",
+                       f"{whole}: assumed to cover every row of the input{given}")
+            if whole and not one else
             Assumption("one-batch", "the input", "medium", "speculated",
                        f"it is {one}{given}" if one else
                        f"the input is a few examples, small enough to run as one batch{given}"))
@@ -332,7 +355,8 @@ def run(module, pass_=None) -> None:
             instead += f" (or `{subject}(x, training=False)`), or predict the whole set at once"
         message = (f"Keras `{subject}.{method}()` runs {where}on every iteration of "
                    f"{describe_loop(loop)}: each call sets up a data adapter, callbacks and "
-                   f"a loop over batches for a few rows; call {instead}")
+                   f"a loop over batches for {'one batch' if whole and not one else 'a few rows'}; "
+                   f"call {instead}")
         # the wrapper's callers are where a user changes the call (`self.predict(s)` of a
         # `def predict(self, s): return self.model.predict(s)`)
         related = [site, *calls_of(func)] if func is not None else []
