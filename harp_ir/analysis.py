@@ -1313,17 +1313,8 @@ def _flag_off(cond: ir.Value) -> str:
     >= args.start_timesteps`) is a command-line flag whose stated default is off
     (`action="store_true"` without a default, or `default=False`): the branch runs only
     in a mode the user asks for. "" otherwise."""
-    made = producer(cond)
-    if made is not None and made.name == "host.truth":
-        made = producer(made.operands[0])
-    parts = list(made.operands) if made is not None and made.name == "host.boolop" and \
-        string_attr(made, "op") == "and" else [cond]
-    for part in parts:
-        get = producer(part)
-        if get is not None and get.name == "host.truth":
-            get = producer(get.operands[0])
-        if get is None or get.name != "host.getattr" or \
-                not _parsed_arguments(get.operands[0]):
+    for get in _conjuncts(cond):
+        if get.name != "host.getattr" or not _parsed_arguments(get.operands[0]):
             continue
         flag = _flag_default_off(get)
         if flag:
@@ -2476,14 +2467,6 @@ def program_of(op: ir.Operation) -> ir.Operation:
     while op.parent is not None:
         op = op.parent
     return op
-
-
-@per_run(key=program_of)
-def program_trains(op: ir.Operation) -> bool:
-    """Whether the program holding `op` calls `backward()` anywhere (one walk per program
-    while walks are cached, not one per question)."""
-    return any(o.name == "host.call" and string_attr(o, "method") == "backward"
-               for o in walk(program_of(op)))
 
 
 def reads_names(value: ir.Value, names: set[str], depth: int = 0) -> bool:
