@@ -481,10 +481,11 @@ _NOT_TENSOR_OPS = ("host.list", "host.tuple", "host.dict", "host.set", "host.con
 @per_run(key=lambda value: value)
 def _program_refutes_tensor(value: ir.Value) -> bool:
     """Whether every definition of `value` the program shows is a display, a constant or a
-    comprehension: through a local's stores, a slice (`outs[-1:]`), an unpacking of a
-    display, and an unpacking of a call of the program's functions (the same place of
-    every tuple of that size they return: one of another size would raise). False as soon
-    as one definition is anything else."""
+    comprehension: through a local's stores, a slice (`outs[-1:]`), a call of the
+    program's functions (a model whose `forward` returns a list of feature maps), an
+    unpacking of a display, and an unpacking of a call of the program's functions (the same
+    place of every tuple of that size they return: one of another size would raise). False
+    as soon as one definition is anything else."""
     return _refutes(value, set(), 0)
 
 
@@ -507,6 +508,10 @@ def _refutes(value: ir.Value, visiting: set, depth: int) -> bool:
             _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
         return bool(stores) and all(_refutes(_unpacked(s.operands[0]), visiting, depth + 1)
                                     for s in stores)
+    if op.name == "host.call":  # `features = self.fpn(...)`, whose forward returns a list
+        made = [producer(r) for r in returned_values(op)]
+        return bool(made) and all(t is not None and _refutes(t.result, visiting, depth + 1)
+                                  for t in made)
     if op.name != "host.unpack" or int_attr(op, "starred") != -1:
         return False
     if (element := packed_element(value)) is not None:
@@ -688,7 +693,26 @@ def _iterates_chunks(iterable: ir.Value) -> bool:
 def loop_targets(loop: ir.Operation) -> list[str]:
     """The names a `for` loop's target spells, in order (`for i, v in ...` gives ["i",
     "v"]); a nested target's parts are not split apart."""
-    return [n.strip() for n in string_attr(loop, "target").strip("()").split(",")]
+    text = string_attr(loop, "target").strip()
+    if text.startswith("(") and text.endswith(")") and _top_level_commas(text[1:-1]) is not None:
+        text = text[1:-1]  # `for (i, v) in ...`
+    cuts = _top_level_commas(text) or []
+    parts = [text[a + 1:b] for a, b in zip([-1, *cuts], [*cuts, len(text)], strict=True)]
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _top_level_commas(text: str) -> list[int] | None:
+    """The places of the commas of `text` outside brackets; None when its brackets do not
+    balance (`(i, v), (j` is not one parenthesised target)."""
+    depth, found = 0, []
+    for at, char in enumerate(text):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth < 0:
+            return None
+        if char == "," and depth == 0:
+            found.append(at)
+    return found if depth == 0 else None
 
 
 def loop_names(loop: ir.Operation) -> tuple[str, str, ir.Value]:
@@ -800,6 +824,37 @@ def iterations_at_least(loop: ir.Operation) -> int:
     upper = int_at_least(bounds[-1])
     lower = constant_value(bounds[0]) if len(bounds) == 2 else 0
     return max(upper - lower, 0) if upper is not None and isinstance(lower, int) else 0
+
+
+def iterations_at_most(loop: ir.Operation) -> int | None:
+    """An upper bound on how many times a `for` loop runs when the code fixes it: a
+    `range` of int literals, or a list or tuple display; None otherwise."""
+    made = producer(loop.operands[0]) if loop.name == "host.for" else None
+    if made is None:
+        return None
+    if made.name in ("host.list", "host.tuple"):
+        return len(made.operands)
+    if string_attr(made, "qualname") != "builtins.range" or not 2 <= len(made.operands) <= 4:
+        return None
+    bounds = [_constant_int(v) for v in list(made.operands)[1:]]
+    if None in bounds:
+        return None
+    return len(range(*bounds))
+
+
+def steps_at_most(loop: ir.Operation) -> int | None:
+    """An upper bound on how many times the body of `loop` runs in all, with the loops
+    around it in its function (40 for `for step in range(40)` at a script's top level);
+    None when one of them is unbounded or the function is called from elsewhere."""
+    if enclosing_scope(loop).name == "host.func":
+        return None  # its callers may run it any number of times
+    total = 1
+    for each in [loop, *loops_around(loop)]:
+        bound = iterations_at_most(each)
+        if bound is None:
+            return None
+        total *= bound
+    return total
 
 
 def _unpacked(value: ir.Value) -> ir.Value:
@@ -1241,28 +1296,71 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         cond = if_op.operands[0]
         if region != 0 or invariant_in(cond, loop, pure=("pure", "sync")):
             continue  # a test of a setting (`if args.verbose`) runs on all iterations or none
-        ops = list(expression_ops(cond))
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
-        kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
-                                                                  pure=("pure", "sync"))])
+        kind, period = _guard_kind(cond, loop, if_op)
         off = _flag_off(cond)
         if off:  # `args.train_behavioral and t >= start`: a mode a default run never takes
             kind, text = "off", f"{off}` is given (off by default); and `{text or 'the condition'}"
-        elif not kind and any(tests_one_value(o) or _picks_one_iteration(o, loop)
-                              for o in ops):
-            kind = "once"
-        elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
-            # the last iteration of the loop the `if` is in: of an inner loop (an
-            # episode's steps), that is once per iteration of `loop`
-            own = enclosing_loop(if_op)
-            kind = "last" if _leaves_loop(if_op, own if own is not None else loop) \
-                else "conditional"
         rank = ("always", "conditional", "last", "once", "periodic", "off")
-        period = modulus_period(ops) if kind == "conditional" else 0
         if rank.index(kind) > rank.index(found.kind) or \
                 kind == found.kind and period > found.period:
             found = Frequency(text or "the condition", kind, period)
     return found
+
+
+#: rare guard kinds from the most frequent to the least: `a or b` holds as often as its
+#: most frequent part
+_BY_FREQUENCY = ("periodic", "last", "once", "off")
+
+
+def _guard_kind(cond: ir.Value, loop: ir.Operation, if_op: ir.Operation,
+                depth: int = 0) -> tuple[str, int]:
+    """How often the condition `cond` of `if_op` holds in `loop`: its kind (see Frequency)
+    and a conditional guard's stated period. A name the loop binds to a condition
+    (`step_eval = step % n == 0; if epoch_eval or step_eval:`) is read as that condition,
+    and `a or b` is rare only when every part is, as often as its most frequent part."""
+    value = _condition_named(_untruthed(cond), loop)
+    value = _untruthed(value)
+    op = producer(value)
+    if op is not None and op.name == "host.boolop" and string_attr(op, "op") == "or" and \
+            depth < 4:
+        parts = [_guard_kind(v, loop, if_op, depth + 1) for v in op.operands]
+        if not all(kind in RARE for kind, _ in parts):
+            return "conditional", 0
+        kind = next(k for k in _BY_FREQUENCY if any(kind == k for kind, _ in parts))
+        return kind, 0
+    ops = list(expression_ops(value))
+    kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
+                                                              pure=("pure", "sync"))])
+    if not kind and any(tests_one_value(o) or _picks_one_iteration(o, loop) for o in ops):
+        kind = "once"
+    elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
+        # the last iteration of the loop the `if` is in: of an inner loop (an episode's
+        # steps), that is once per iteration of `loop`
+        own = enclosing_loop(if_op)
+        kind = "last" if _leaves_loop(if_op, own if own is not None else loop) \
+            else "conditional"
+    return kind, modulus_period(ops) if kind == "conditional" else 0
+
+
+def _untruthed(value: ir.Value) -> ir.Value:
+    """The value a condition tests, through the `bool()` of it (`host.truth`)."""
+    while (op := producer(value)) is not None and op.name == "host.truth":
+        value = op.operands[0]
+    return value
+
+
+def _condition_named(value: ir.Value, loop: ir.Operation) -> ir.Value:
+    """The expression a local holds when the loop binds it to a comparison or a boolean
+    combination (`step_eval = step % n == 0`), else `value` itself."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return value
+    made = reaching_definition(value, enclosing_scope(load))
+    if made is not None and holds(loop, made) and len(made.results) == 1 and \
+            made.name in ("host.compare", "host.boolop", "host.unop"):
+        return made.result
+    return value
 
 
 def iterated_range(iterable: ir.Value) -> ir.Operation | None:
@@ -1286,15 +1384,30 @@ def _picks_one_iteration(op: ir.Operation, loop: ir.Operation) -> bool:
     if any(_counted_in(mine, loop) and (invariant_in(other, loop) or _unset_in(other, loop))
            for mine, other in (op.operands, reversed(list(op.operands)))):
         return True  # `self.steps == self.sample_size`, `self.steps += 1` each iteration
-    if loop.name != "host.for" or iterated_range(loop.operands[0]) is None:
+    target = loop_counter(loop)
+    if not target:
         return False
-    target = string_attr(loop, "target")
     for mine, other in (op.operands, reversed(list(op.operands))):
         load = producer(mine)
         if load is not None and load.name == "host.load" and \
                 string_attr(load, "name") == target and invariant_in(other, loop):
             return True
     return False
+
+
+def loop_counter(loop: ir.Operation) -> str:
+    """The int counter of a `for` loop, which takes each value once: the variable of a
+    loop over `range(...)` (or `reversed(range(...))`), or the index of a loop over
+    `enumerate(...)`; "" otherwise (a loop over a sampler or a list of index arrays may
+    hand out anything)."""
+    if loop.name != "host.for":
+        return ""
+    names = loop_targets(loop)
+    if iterated_range(loop.operands[0]) is not None and len(names) == 1:
+        return names[0]
+    made = producer(loop.operands[0])
+    return names[0] if made is not None and len(names) == 2 and \
+        string_attr(made, "qualname") == "builtins.enumerate" else ""
 
 
 def _unset_in(value: ir.Value, loop: ir.Operation) -> bool:
@@ -1684,9 +1797,15 @@ def on_cpu(value: ir.Value, depth: int = 0) -> bool:
     `torch.tensor(list)[i]`, no `device=`), in this expression or in the store of a local
     that reaches it: it needs no sync."""
     op = producer(value)
-    if op is None or depth > 6:
+    if depth > 6:
         return False
+    if op is None or op.name == "host.unpack":  # `for x, y in loader`: a batch's field
+        return _host_batch_field(value) or _element_of_host_tensor(value, depth)
     if op.name == "host.load":  # `ix = torch.randint(...)`, then `ix[i]` or `for i in ix`
+        stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
+        store = reaching_store(op) or (stores[0] if len(stores) == 1 else None)
+        if store is not None and on_cpu(store.operands[0], depth + 1):
+            return True  # also a loop's element, unpacked: `for j, k in enumerate(lengths)`
         made = reaching_definition(value, enclosing_scope(op))
         return made is not None and made.name != "host.load" and len(made.results) == 1 \
             and on_cpu(made.result, depth + 1)
@@ -1708,6 +1827,54 @@ def on_cpu(value: ir.Value, depth: int = 0) -> bool:
         return callee is not None and callee.name == "host.getattr" and \
             on_cpu(callee.operands[0], depth + 1)
     return False
+
+
+def _element_of_host_tensor(value: ir.Value, depth: int) -> bool:
+    """Whether `value` is what a `for` loop takes from a tensor in host memory (`k` in
+    `for j, k in enumerate(lengths)`, `lengths` a field of a loader's batch)."""
+    while (op := producer(value)) is not None and op.name == "host.unpack":
+        value = op.operands[0]
+    loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
+    if loop is None or loop.name != "host.for":
+        return False
+    iterable = loop.operands[0]
+    made = producer(iterable)
+    if made is not None and string_attr(made, "qualname") == "builtins.enumerate" and \
+            len(made.operands) > 1:
+        iterable = made.operands[1]
+    return on_cpu(iterable, depth + 1)
+
+
+def _host_batch_field(value: ir.Value) -> bool:
+    """Whether `value` is (a field of) a batch a `for` loop takes from a torch `DataLoader`
+    whose collate function moves nothing to a device: the loader's worker or the main
+    process assembles the batch in host memory, so reading it waits for no device."""
+    from harp_ir import callgraph
+
+    if loader_batch_place(value) is None:
+        return False
+    while (op := producer(value)) is not None and op.name == "host.unpack":
+        value = op.operands[0]
+    loader = callgraph.iterated_loader(value.owner.owner)
+    if loader is None or string_attr(loader, "qualname") != "torch.utils.data.DataLoader":
+        return False
+    collate = dict(call_arguments(loader)).get("collate_fn")
+    if collate is None:
+        return True  # the default collate stacks the dataset's items where they are
+    made = definition(collate, enclosing_scope(loader))
+    if made is not None and made.name == "host.call" and \
+            string_attr(made, "qualname") == "functools.partial" and len(made.operands) > 1:
+        collate = made.operands[1]  # `partial(collate_synthesizer, r=r)`
+    func = function_named(collate)
+    return func is not None and not any(_moves_to_device(o) for o in walk(func))
+
+
+def _moves_to_device(op: ir.Operation) -> bool:
+    """Whether a call may put its result on a device: `.to(...)`, `.cuda()`, or a factory
+    or conversion given `device=` (`torch.tensor(a)` alone stays in host memory)."""
+    return op.name == "host.call" and (
+        string_attr(op, "method") in ("to", "cuda") or
+        any(k == "device" or k.startswith("*") for k, _ in call_arguments(op)))
 
 
 #: methods that run a model or a training step
@@ -1806,6 +1973,19 @@ def small_range(call: ir.Operation, settings: bool = False) -> bool:
     if not bounds or len(bounds) > 2 or not all(isinstance(b, int) for b in bounds):
         return False
     return (bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)) <= 16
+
+
+def function_named(value: ir.Value) -> ir.Operation | None:
+    """The program's `host.func` a name refers to (`collate_fn=collate_batch`, a function
+    of this file or one imported from the project), or None."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return None
+    for scope in binding_scopes(load):
+        func = _function_made(definition(value, scope))
+        if func is not None:
+            return func
+    return None
 
 
 @per_run(key=lambda call: (call, not _RESOLVING_PARAMETERS))

@@ -18,6 +18,7 @@ from torch_mlir import ir
 
 from harp_ir import autograd, notebook
 from harp_ir.analysis import (
+    RARE,
     SESSION_RUN,
     Assumption,
     Frequency,
@@ -45,6 +46,7 @@ from harp_ir.analysis import (
     modulus_period,
     per_run,
     producer,
+    returned_values,
     runs_inner_loop,
     same_op,
     string_attr,
@@ -235,8 +237,30 @@ def training_sites(loop: ir.Operation, depth: int = 2):
                 callee.name == "host.getattr" else None
             if owner is not None and string_attr(owner, "harp.kind") == "optimizer":
                 yield op
+        if _runs_update_function(op):
+            yield op  # `self.a_opt([states, actions, advantages])`, a Keras 2 update step
         if depth > 0 and any(trains(f, depth - 1) for f in called_functions(op)):
             yield op
+
+
+#: Keras backend functions that build a callable graph step, training when given `updates`
+_BACKEND_FUNCTIONS = ("keras.backend.function", "tensorflow.keras.backend.function",
+                      "tensorflow.compat.v1.keras.backend.function")
+
+
+def _runs_update_function(call: ir.Operation) -> bool:
+    """Whether `call` calls a step Keras' backend built with the optimizer's updates
+    (`self.a_opt = K.function([s, a, adv], [], updates=opt.get_updates(...))`, bound
+    once, or returned by a method of the program that builds it)."""
+    made = made_once(call.operands[0])
+    for _ in range(2):
+        if made is None or made.name != "host.call":
+            return False
+        if string_attr(made, "qualname") in _BACKEND_FUNCTIONS:
+            return any(k == "updates" for k, _ in call_arguments(made))
+        returned = returned_values(made)
+        made = producer(returned[0]) if len(returned) == 1 else None
+    return False
 
 
 def _keras_fit(op: ir.Operation) -> bool:
@@ -269,21 +293,31 @@ def training_work(loop: ir.Operation) -> bool:
     over a validation loader once per epoch is not)."""
     if not does_model_work(loop) or few_iterations(loop):
         return False
-    return trains(loop) or (not over_data(loop) and any(
-        trains(outer) for outer in loops_around(loop)))
+    if trains(loop) or over_data(loop):
+        return trains(loop)
+    inner = loop
+    for outer in loops_around(loop):  # innermost first
+        if frequency(inner, outer).kind in RARE:
+            return False  # sampling under `if step % 500 == 0:` is not the main work
+        if trains(outer):
+            return True
+        inner = outer
+    return False
 
 
 def workflow_trains(op: ir.Operation) -> bool:
     """Whether the files that run with `op`'s (`analysis.workflow_files`: the scripts and
-    modules joined by imports) train: a `backward()`, or a loop that runs a training step
-    (an optimizer's step, Keras' or TF1's training runs). A folder of separate example
+    modules joined by imports) train: a `backward()`, a Keras `fit` (a training loop of
+    its own), or a loop that runs a training step (an optimizer's step, Keras' or TF1's
+    training runs). A folder of separate example
     scripts does not make an inference script's loop a side pass of another's training."""
     return _files_train(tuple(workflow_files(op)))
 
 
 @per_run()
 def _files_train(files: tuple) -> bool:
-    return any(o.name == "host.call" and string_attr(o, "method") == "backward" or
+    return any(o.name == "host.call" and (string_attr(o, "method") == "backward" or
+                                          _keras_fit(o)) or
                o.name in ("host.for", "host.while") and trains(o)
                for f in files for o in walk(f))
 
@@ -311,21 +345,29 @@ def loop_run_rate(loop: ir.Operation) -> list[Assumption]:
 def over_data(loop: ir.Operation) -> bool:
     """Whether a `for` loop iterates a data loader (directly, or wrapped in `enumerate`,
     `tqdm` and the like)."""
+    return iterated_loader(loop) is not None
+
+
+def iterated_loader(loop: ir.Operation) -> ir.Operation | None:
+    """The op that makes the data loader a `for` loop iterates (directly, or wrapped in
+    `enumerate`, `tqdm` and the like), or None."""
     if loop.name != "host.for":
-        return False
-    made, seen = producer(loop.operands[0]), 0
-    while made is not None and seen < 4:
+        return None
+    made, seen, last = producer(loop.operands[0]), 0, None
+    while made is not None and seen < 5:
         if string_attr(made, "harp.kind") == "dataloader":
-            return True
+            if made.name != "host.load":
+                return made
+            last = made  # a loader whose construction may not be visible (a parameter)
         if made.name == "host.load":
             found = definition(made.result, enclosing_scope(made))
             made = found if found is not None and found != made else None
         elif made.name == "host.call" and len(made.operands) > 1:
             made = producer(made.operands[1])  # `enumerate(loader)`, `tqdm(loader)`
         else:
-            return False
+            break
         seen += 1
-    return False
+    return last
 
 
 def evaluation_loop(loop: ir.Operation) -> str:
@@ -387,8 +429,10 @@ def _trains_around(outer: ir.Operation, loop: ir.Operation) -> bool:
 
 
 def _trains_in_own_loop(func: ir.Operation) -> bool:
-    """Whether `func` runs its training steps in a loop of its own (an epoch's pass)."""
-    return any(o.name in ("host.for", "host.while") and trains(o, 1) for o in walk(func))
+    """Whether `func` runs its training steps in a loop of its own (an epoch's pass), not
+    a handful of updates (an agent's `replay()` of ten minibatches after an episode)."""
+    return any(o.name in ("host.for", "host.while") and trains(o, 1) and
+               not few_iterations(o) for o in walk(func))
 
 
 def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | None:

@@ -23,6 +23,7 @@ from harp_ir.analysis import (
     loop_of,
     loop_runs,
     record_hint,
+    steps_at_most,
     string_attr,
     strings_attr,
     walk,
@@ -68,6 +69,12 @@ def run(module, pass_=None) -> None:
                        "the step has no Python side effects that must run eagerly"),
             loop_runs(loop),
         ]
+        steps = steps_at_most(loop)
+        if steps is not None and steps < _TRACING_PAYS_AFTER:
+            assumptions.append(Assumption(
+                "hot-loop", describe_loop(loop), "high", "speculated",
+                f"the step runs {steps} times in all: tracing it (a fraction of a second) "
+                f"costs about what running it eagerly does over so few steps"))
         draw = _random_draw(walk(func) if func is not None else walk(op))
         if draw:
             assumptions.append(Assumption(
@@ -76,6 +83,11 @@ def run(module, pass_=None) -> None:
                 f"but from another stream than the eager calls, so a seeded program's "
                 f"numbers change"))
         record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
+
+
+#: steps from which a traced step pays for its tracing (~0.1-0.5 s against ~1-5 ms of
+#: eager overhead a step)
+_TRACING_PAYS_AFTER = 100
 
 
 def _random_draw(ops, depth: int = 0, seen: set | None = None) -> str:

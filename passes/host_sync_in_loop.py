@@ -108,8 +108,12 @@ def _is_sync(op) -> bool:
 def _no_wait(op) -> bool:
     """Whether the converted tensor is on the host already: the result of another sync
     (`t.cpu().item()`: only the first one waits) or of a factory that made it on the CPU
-    (`torch.randint(0, n, (1,)).item()`)."""
-    recv = receiver(op) if string_attr(op, "method") else None
+    (`torch.randint(0, n, (1,)).item()`, `int(k)` of an element of a batch's field)."""
+    if string_attr(op, "method"):
+        recv = receiver(op)
+    else:  # `int(t)`, `float(t)`
+        given = [v for k, v in call_arguments(op) if not k]
+        recv = given[0] if len(given) == 1 else None
     if recv is None:
         return False
     made = producer(recv)

@@ -39,7 +39,6 @@ from harp_ir.analysis import (
     enclosing_loop,
     enclosing_scope,
     few_iterations,
-    frequency,
     from_loop_element,
     host_module,
     instance_class,
@@ -58,6 +57,7 @@ from harp_ir.analysis import (
     unit_slice,
     walk,
 )
+from harp_ir.callgraph import run_rate
 from harp_ir.codemods import Decline, node_at, syntax, unproved
 from harp_ir.rules import Fix, HintSpec, Rule, established
 
@@ -329,9 +329,7 @@ def run(module, pass_=None) -> None:
                        "proved" if proved else "speculated", proved or speculated),
             loop_runs(loop),
         ]
-        how_often = frequency(site, loop)
-        if how_often.assumption(loop):
-            assumptions.append(how_often.assumption(loop))
+        assumptions += run_rate(site, loop)  # its guards, and an evaluation pass's role
         if few_iterations(loop) or _builds_model(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",

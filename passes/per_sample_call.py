@@ -30,9 +30,9 @@ from harp_ir.analysis import (
     few_iterations,
     invariant_in,
     iterations_at_least,
+    loop_counter,
     loop_mutates,
     loop_runs,
-    loop_targets,
     model_forward,
     paced,
     producer,
@@ -40,6 +40,7 @@ from harp_ir.analysis import (
     stateless_function,
     string_attr,
     unit_slice,
+    value_kind,
     value_name,
     walk,
 )
@@ -74,12 +75,12 @@ def example_read(value, loop):
                                                                "reshape"):
         return example_read(op.operands[0].owner.operation.operands[0], loop)
     if op.name == "host.load":
-        iterable = loop.operands[0].owner
-        return op if string_attr(op, "name") == var and hasattr(iterable, "operation") and \
-            string_attr(iterable.operation, "harp.kind") == "tensor" else None
+        # the loop visits a tensor's rows (not the list of feature maps a model returns)
+        return op if string_attr(op, "name") == var and \
+            value_kind(loop.operands[0]) == "tensor" else None
     if op.name != "host.getitem":
         return None
-    var = _counter(loop)
+    var = loop_counter(loop)
     index = op.operands[1].owner
     if not hasattr(index, "operation"):
         return None
@@ -100,19 +101,6 @@ def example_read(value, loop):
     return op if _is_load_of(idx, var) else None
 
 
-def _counter(loop) -> str:
-    """The loop's int counter: the variable of a loop over `range(...)`, or the first
-    variable of a loop over `enumerate(...)`; "" otherwise. A loop over anything else (a
-    `BatchSampler`, a list of index arrays) may hand out a batch of indices, and `x[index]`
-    is then a batch."""
-    iterable = producer(loop.operands[0])
-    qualname = string_attr(iterable, "qualname") if iterable is not None else ""
-    names = loop_targets(loop)
-    if qualname == "builtins.range" and len(names) == 1:
-        return names[0]
-    return names[0] if qualname == "builtins.enumerate" and len(names) == 2 else ""
-
-
 def _one_step(value, loop) -> int:
     """The axis (1 or more) of `x[:, t]` / `x[:, :, t]` / `x[:, t:t + 1]` with `t` the loop
     variable and full slices before it; 0 when `value` is not such a step."""
@@ -122,7 +110,7 @@ def _one_step(value, loop) -> int:
     if index is None or index.name != "host.tuple" or len(index.operands) < 2:
         return 0
     parts = [producer(v) for v in index.operands]
-    var = _counter(loop)
+    var = loop_counter(loop)
     for axis, part in enumerate(parts):
         if part is None:
             return 0

@@ -4,7 +4,7 @@ import tensorflow as tf
 w = tf.Variable(tf.zeros([4, 1]))
 x, y = tf.ones([8, 4]), tf.ones([8, 1])
 opt = tf.keras.optimizers.SGD(0.1)
-for epoch in range(3):
+for epoch in range(1000):
     with tf.GradientTape() as tape:  # expected-hint HARP103
         loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - y))
     opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))

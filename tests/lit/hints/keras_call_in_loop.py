@@ -58,11 +58,11 @@ for episode in range(100):
             break
     # ...but each replay still predicts per example: the replay loop itself is the hot loop
 
-# A functional-API model predicting one row at a time: one batched predict does it.
+# A functional-API model predicting one row at a time (this program also trains: an evaluation pass).
 inputs = tf.keras.Input(shape=(4,))
 net = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(inputs))
 xs = np.random.rand(64, 4)
-preds = [net.predict(xs[i:i + 1], verbose=0) for i in range(len(xs))]  # expected-hint HARP404
+preds = [net.predict(xs[i:i + 1], verbose=0) for i in range(len(xs))]  # expected-hint@aggressive HARP404
 
 # Near misses.
 x_test = np.random.rand(16, 4)
@@ -111,7 +111,7 @@ if random.random() < 0.5:
 else:
     detector = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 for frame in np.random.rand(300, 4):
-    boxes = detector.predict(np.expand_dims(frame, 0))  # expected-hint HARP404
+    boxes = detector.predict(np.expand_dims(frame, 0))  # expected-hint@aggressive HARP404
 # One binding is not a Keras model: nothing shows the receiver is one.
 if random.random() < 0.5:
     either = tiny_model()
