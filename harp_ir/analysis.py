@@ -2093,11 +2093,80 @@ def _instance_classes(value: ir.Value) -> list[ir.Operation]:
     if made is None:
         return []
     if made.name == "host.load":
-        return _classes_bound(value)
+        return _classes_bound(value) or _held_element_classes(made)
     if made.name != "host.getattr":
         return []
     classes = _attribute_classes(made, library=False)
     return classes if classes and all(c is not None for c in classes) else []
+
+
+#: containers of modules whose elements a loop over them visits
+_MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "builtins.list")
+
+
+def _held_element_classes(load: ir.Operation) -> list[ir.Operation]:
+    """`for layer in self.layers: x = layer(x)`: the program classes of the modules the
+    container attribute holds, as its class fills it (`nn.ModuleList([Block(...) for _ in
+    range(n)])`, `nn.Sequential(A(), B())`, or `self.layers.append(Block(...))` in its
+    methods); [] unless every element is a program class's instance."""
+    stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
+    store = reaching_store(load) or (stores[0] if len(stores) == 1 else None)
+    if store is None:
+        return []
+    element = store.operands[0]
+    op = producer(element)
+    if op is not None and op.name == "host.unpack":  # `for i, layer in enumerate(...)`
+        if element.result_number != 1:
+            return []
+        element = op.operands[0]
+    loop = element.owner.owner if isinstance(element.owner, ir.Block) else None
+    if loop is None or loop.name != "host.for":
+        return []
+    iterable = producer(loop.operands[0])
+    if iterable is not None and string_attr(iterable, "qualname") == "builtins.enumerate":
+        if op is None or op.name != "host.unpack" or len(iterable.operands) < 2:
+            return []
+        iterable = producer(iterable.operands[1])
+    elif op is not None and op.name == "host.unpack":
+        return []
+    if iterable is None or iterable.name != "host.getattr":
+        return []
+    owner = self_class(iterable.operands[0])
+    if owner is None:
+        return []
+    attr, module = string_attr(iterable, "attr"), host_module(owner)
+    held = []
+    for store in _attribute_stores(owner).get(attr, []):
+        made = producer(store.operands[1])
+        if made is None or made.name != "host.call" or \
+                string_attr(made, "qualname") not in _MODULE_CONTAINERS:
+            return []
+        for given in list(made.operands)[1:]:
+            held += _display_elements(given) if string_attr(made, "qualname") != \
+                "torch.nn.Sequential" else [given]
+    for o in walk(owner):  # `self.layers.append(Block(...))`
+        callee = producer(o.operands[0]) if o.name == "host.call" and o.operands else None
+        if string_attr(o, "method") == "append" and callee is not None and \
+                callee.name == "host.getattr" and len(o.operands) == 2:
+            target = producer(callee.operands[0])
+            if target is not None and target.name == "host.getattr" and \
+                    string_attr(target, "attr") == attr and \
+                    same_op(self_class(target.operands[0]), owner):
+                held.append(o.operands[1])
+    classes = [_constructed_class(producer(v), module) for v in held]
+    return classes if classes and all(c is not None for c in classes) else []
+
+
+def _display_elements(value: ir.Value) -> list[ir.Value]:
+    """The values a list or tuple display, or a list comprehension, is made of."""
+    made = producer(value)
+    if made is None:
+        return []
+    if made.name in ("host.list", "host.tuple"):
+        return list(made.operands)
+    if made.name == "host.comprehension":
+        return [o.operands[0] for o in walk(made) if o.name == "host.append"]
+    return []
 
 
 def _library_module(made: ir.Operation | None) -> bool:
