@@ -467,7 +467,7 @@ RULE = Rule(
               "    ...\n"
               "for x, y in data:\n"
               "    step(x, y)\n",
-        assumptions=("loop-runs", "traceable", "random-stream"),
+        assumptions=("loop-runs", "traceable", "random-stream", "hot-loop"),
     ),
     fix=Fix(
         apply=fix_eager_step,

@@ -1,5 +1,6 @@
 # twist: the step reads a Python float rebound every step (frozen at trace time)
 # expect: HARP103 declined "`temperature`, a Python number that changes every step"
+# level: aggressive
 import tensorflow as tf
 
 tf.random.set_seed(1)

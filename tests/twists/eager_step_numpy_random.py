@@ -1,5 +1,6 @@
 # twist: the step draws numpy random numbers (a tf.function freezes them at trace time)
 # expect: HARP103 declined "draws random numbers with `np.random.normal`"
+# level: aggressive
 import numpy as np
 import tensorflow as tf
 

@@ -1,5 +1,6 @@
 # twist: the step reads a dict entry that changes between steps
 # expect: HARP103 declined "an element of `hp`"
+# level: aggressive
 import tensorflow as tf
 
 tf.random.set_seed(1)

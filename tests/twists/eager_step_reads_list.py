@@ -1,5 +1,6 @@
 # twist: the step reads an element of a Python list that changes between steps
 # expect: HARP103 declined "an element of `scales`"
+# level: aggressive
 import tensorflow as tf
 
 tf.random.set_seed(1)
