@@ -40,8 +40,6 @@ _GANS = "znxlwm+pytorch-generative-model-collections@0d183bb5ea2f"
 _TF2 = "dragen1860+TensorFlow-2.x-Tutorials@9861a308283d"
 PROGRAMS = [
     ("YunYang1994+TensorFlow2.0-Examples@299fd6689f24", "2-Basical_Models",
-     "Linear_Regression.py", "python -m verify_seeded Linear_Regression.py"),
-    ("YunYang1994+TensorFlow2.0-Examples@299fd6689f24", "2-Basical_Models",
      "Logistic_Regression.py", "python -m verify_seeded Logistic_Regression.py"),
     (_TF2, "03-Play-with-MNIST", "main.py", "python -m verify_seeded main.py"),
     (_TF2, "11-AE", "main.py", "python -m verify_seeded main.py"),
@@ -65,8 +63,9 @@ CANNOT_RUN = {
     "YunYang1994+TensorFlow2.0-Examples@299fd6689f24/3-Neural_Network_Architecture/"
     "autoencoder.py (HARP103)": "the original fails on Keras 3 before any fix (a nested "
     "model called with `training` as a positional argument)",
-    "YunYang1994+TensorFlow2.0-Examples@299fd6689f24/*.ipynb (HARP103 x2)": "notebook twins "
-    "of the .py files; Linear_Regression.py's fix is run here",
+    "YunYang1994+TensorFlow2.0-Examples@299fd6689f24/2-Basical_Models/"
+    "Logistic_Regression.ipynb (HARP103)": "the notebook twin of Logistic_Regression.py, "
+    "whose fix is run here",
     "marload+DeepRL-TensorFlow2@876266d9a5fc/A2C, A3C, PPO (HARP404 x5), "
     "germain-hug+Deep-RL-Keras@a50cc30bea78/DDPG (HARP404)": "they need gym and its "
     "environments, not installed here",
