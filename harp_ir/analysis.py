@@ -1802,8 +1802,7 @@ def on_cpu(value: ir.Value, depth: int = 0) -> bool:
     if op is None or op.name == "host.unpack":  # `for x, y in loader`: a batch's field
         return _host_batch_field(value) or _element_of_host_tensor(value, depth)
     if op.name == "host.load":  # `ix = torch.randint(...)`, then `ix[i]` or `for i in ix`
-        stores = _stores(enclosing_scope(op)).get(string_attr(op, "name"), [])
-        store = reaching_store(op) or (stores[0] if len(stores) == 1 else None)
+        store = binding_store(op)
         if store is not None and on_cpu(store.operands[0], depth + 1):
             return True  # also a loop's element, unpacked: `for j, k in enumerate(lengths)`
         made = reaching_definition(value, enclosing_scope(op))
@@ -1832,10 +1831,8 @@ def on_cpu(value: ir.Value, depth: int = 0) -> bool:
 def _element_of_host_tensor(value: ir.Value, depth: int) -> bool:
     """Whether `value` is what a `for` loop takes from a tensor in host memory (`k` in
     `for j, k in enumerate(lengths)`, `lengths` a field of a loader's batch)."""
-    while (op := producer(value)) is not None and op.name == "host.unpack":
-        value = op.operands[0]
-    loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
-    if loop is None or loop.name != "host.for":
+    loop = _element_loop(value)
+    if loop is None:
         return False
     iterable = loop.operands[0]
     made = producer(iterable)
@@ -1845,17 +1842,23 @@ def _element_of_host_tensor(value: ir.Value, depth: int) -> bool:
     return on_cpu(iterable, depth + 1)
 
 
+def _element_loop(value: ir.Value) -> ir.Operation | None:
+    """The `for` loop whose element `value` is, through the unpackings of its target
+    (`k` of `for j, k in enumerate(lengths)`); None for any other value."""
+    while (op := producer(value)) is not None and op.name == "host.unpack":
+        value = op.operands[0]
+    loop = value.owner.owner if isinstance(value.owner, ir.Block) else None
+    return loop if loop is not None and loop.name == "host.for" else None
+
+
 def _host_batch_field(value: ir.Value) -> bool:
     """Whether `value` is (a field of) a batch a `for` loop takes from a torch `DataLoader`
     whose collate function moves nothing to a device: the loader's worker or the main
     process assembles the batch in host memory, so reading it waits for no device."""
     from harp_ir import callgraph
 
-    if loader_batch_place(value) is None:
-        return False
-    while (op := producer(value)) is not None and op.name == "host.unpack":
-        value = op.operands[0]
-    loader = callgraph.iterated_loader(value.owner.owner)
+    loop = _element_loop(value) if loader_batch_place(value) is not None else None
+    loader = callgraph.iterated_loader(loop) if loop is not None else None
     if loader is None or string_attr(loader, "qualname") != "torch.utils.data.DataLoader":
         return False
     collate = dict(call_arguments(loader)).get("collate_fn")
@@ -2109,8 +2112,7 @@ def _held_element_classes(load: ir.Operation) -> list[ir.Operation]:
     container attribute holds, as its class fills it (`nn.ModuleList([Block(...) for _ in
     range(n)])`, `nn.Sequential(A(), B())`, or `self.layers.append(Block(...))` in its
     methods); [] unless every element is a program class's instance."""
-    stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
-    store = reaching_store(load) or (stores[0] if len(stores) == 1 else None)
+    store = binding_store(load)
     if store is None:
         return []
     element = store.operands[0]
@@ -2963,6 +2965,13 @@ def reaching_definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | 
         return definition(value, scope)
     made = producer(_unpacked(found.operands[0]))
     return imported(made) if made is not None and made.name == "host.import" else made
+
+
+def binding_store(load: ir.Operation) -> ir.Operation | None:
+    """The `host.store` whose value a local's load reads: the one that reaches it in
+    straight-line code, else the only store of the name in its scope; None otherwise."""
+    stores = _stores(enclosing_scope(load)).get(string_attr(load, "name"), [])
+    return reaching_store(load) or (stores[0] if len(stores) == 1 else None)
 
 
 def reaching_store(load: ir.Operation) -> ir.Operation | None:
