@@ -293,8 +293,10 @@ def training_work(loop: ir.Operation) -> bool:
     over a validation loader once per epoch is not)."""
     if not does_model_work(loop) or few_iterations(loop):
         return False
-    if trains(loop) or over_data(loop):
-        return trains(loop)
+    if trains(loop):
+        return True
+    if over_data(loop):
+        return False  # a pass over a loader that trains nothing: an evaluation
     inner = loop
     for outer in loops_around(loop):  # innermost first
         if frequency(inner, outer).kind in RARE:
