@@ -190,7 +190,13 @@ def record_hint(op: ir.Operation, hint_id: str, message: str,
     ops computing the other statements a fix must move with `op`'s, in order (their spans
     are kept, as `moves`). `related`: other places the message names, in any file of the
     program (the call in the loop that runs a helper's statement), kept as
-    `related = [{file, span}]`."""
+    `related = [{file, span}]`. A hint in code the program as written never runs rests on
+    a high-risk speculation that it does (`callgraph.never_runs`)."""
+    from harp_ir import callgraph
+
+    unreached = callgraph.never_runs(op)
+    if unreached is not None:
+        assumptions = [*assumptions, unreached]
     fields = {
         "id": ir.StringAttr.get(hint_id),
         "message": ir.StringAttr.get(message),
@@ -2859,18 +2865,21 @@ def called_rarely(func: ir.Operation) -> Frequency | None:
     return found
 
 
-def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
+def runs_inner_loop(loop: ir.Operation, op: ir.Operation, steps: bool = False) -> bool:
     """Whether an iteration of `loop` also runs a loop over batches or model calls that
     does not hold `op`, in its body, in a function of this file it calls, or in one it
     hands a DataLoader (`for epoch: train(model, loader)`): then `loop` is an outer loop
     (once per epoch), and `op` runs a few times, not per batch. A loop or call under a
-    periodic or one-iteration guard (`if i % 400 == 0: sample_images()`) does not count."""
+    periodic or one-iteration guard (`if i % 400 == 0: sample_images()`) does not count.
+    With `steps`, only a loop of steps counts (`steps_loop`), not one over the examples of
+    a batch (`for s, a, r in minibatch: target.predict(s)` is part of one step)."""
     def rare(inner: ir.Operation) -> bool:  # asked last: frequency() is not cheap
         return frequency(inner, loop).kind in RARE
 
     for inner in walk(loop):
         if inner.name in LOOPS and same_op(enclosing_loop(inner), loop) and \
                 not holds(inner, op) and does_model_work(inner, strict=True) and \
+                (not steps or steps_loop(inner)) and \
                 not few_iterations(inner, settings=True) and not rare(inner):
             return True  # (a handful of updates per step, `range(policy_frequency)`, is not)
         if inner.name == "host.call" and same_op(enclosing_loop(inner), loop) and \
@@ -2880,10 +2889,21 @@ def runs_inner_loop(loop: ir.Operation, op: ir.Operation) -> bool:
                 return True  # `train(model, train_loader)`: it loops over the batches
             func = called_function(inner)
             if func is not None and not holds(func, op) and not model_forward(func) and \
-                    any(o.name in LOOPS and does_model_work(o, strict=True)
-                        for o in walk(func)) and not rare(inner):
+                    any(o.name in LOOPS and does_model_work(o, strict=True) and
+                        (not steps or steps_loop(o)) for o in walk(func)) and not rare(inner):
                 return True
     return False
+
+
+def steps_loop(loop: ir.Operation) -> bool:
+    """Whether `loop` is a loop of steps: a `while` loop (an episode's), a `for` over
+    `range(...)` or over a data loader; not a `for` over the elements of a value (the
+    examples of a minibatch)."""
+    if loop.name == "host.while":
+        return True
+    iterated = producer(loop.operands[0])
+    return value_kind(loop.operands[0]) == "dataloader" or iterated is not None and \
+        iterated.name == "host.call" and string_attr(iterated, "qualname") == "builtins.range"
 
 
 def model_forward(func: ir.Operation) -> bool:

@@ -23,6 +23,7 @@ from harp_ir.analysis import (
     Assumption,
     Frequency,
     accelerator,
+    base_classes,
     branches,
     call_arguments,
     called_function,
@@ -50,6 +51,7 @@ from harp_ir.analysis import (
     runs_inner_loop,
     same_op,
     string_attr,
+    strings_attr,
     tests_one_value,
     user,
     walk,
@@ -110,16 +112,8 @@ class Context:
                 if a is not None]
 
     def beside_inner_loop(self) -> Assumption | None:
-        """A high-risk `hot-loop` speculation when an iteration of `loop` also runs an
-        inner loop of model work that does not hold the site (`for ep: while not done:
-        act(...)` then `replay()`): the site runs once per episode or epoch, beside the
-        steps, not on each of them."""
-        if not runs_inner_loop(self.loop, self.origin or self.site):
-            return None
-        return Assumption("hot-loop", describe_loop(self.loop), "high", "speculated",
-                          f"an iteration of {describe_loop(self.loop)} also runs an inner "
-                          f"loop of model work: this runs once per such iteration (an "
-                          f"episode or an epoch), not on every step")
+        """See `beside_steps`."""
+        return beside_steps(self.loop, self.origin or self.site)
 
     def per_outer_iteration(self) -> Assumption | None:
         """A high-risk `hot-loop` speculation when the site sits in an inner loop of
@@ -318,9 +312,9 @@ def workflow_trains(op: ir.Operation) -> bool:
 
 @per_run()
 def _files_train(files: tuple) -> bool:
-    return any(o.name == "host.call" and (string_attr(o, "method") == "backward" or
-                                          _keras_fit(o)) or
-               o.name in ("host.for", "host.while") and trains(o)
+    return any((o.name == "host.call" and (string_attr(o, "method") == "backward" or
+                                           _keras_fit(o)) or
+                o.name in ("host.for", "host.while") and trains(o)) and never_runs(o) is None
                for f in files for o in walk(f))
 
 
@@ -396,12 +390,25 @@ def evaluation_pass(loop: ir.Operation) -> Assumption | None:
         else None
 
 
+def beside_steps(loop: ir.Operation, op: ir.Operation) -> Assumption | None:
+    """A high-risk `hot-loop` speculation when an iteration of `loop` also runs an inner
+    loop of model work that does not hold `op` (`for ep: while not done: act(...)` then
+    `replay()`): `op` runs once per episode or epoch, beside the steps, not on each."""
+    if not runs_inner_loop(loop, op, steps=True):
+        return None
+    return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
+                      f"an iteration of {describe_loop(loop)} also runs an inner loop of "
+                      f"model work: this runs once per such iteration (an episode or an "
+                      f"epoch), not on every step")
+
+
 def run_rate(op: ir.Operation, loop: ir.Operation) -> list[Assumption]:
     """What a hint on a cost `op` pays per iteration of `loop` rests on about how often it
-    runs: the guards between them (`frequency`) and the loop's role in the program (an
-    evaluation pass runs once, or once an epoch, not on every step)."""
-    return [a for a in (frequency(op, loop).assumption(loop), evaluation_pass(loop))
-            if a is not None]
+    runs: the guards between them (`frequency`), whether the steps are an inner loop beside
+    it (`beside_steps`), and the loop's role in the program (an evaluation pass runs once,
+    or once an epoch, not on every step)."""
+    return [a for a in (frequency(op, loop).assumption(loop), beside_steps(loop, op),
+                        evaluation_pass(loop)) if a is not None]
 
 
 def training_step_caller(op: ir.Operation) -> Context | None:
@@ -547,4 +554,106 @@ def _global_loads(store: ir.Operation) -> list[ir.Operation] | None:
         if o.name == "host.load" and (same_op(enclosing_scope(o), module) or
                                       string_attr(o, "scope") == "global"):
             found.append(o)
+    return found
+
+
+# --- Code the program as written never runs -------------------------------------------------
+
+def never_runs(op: ir.Operation) -> Assumption | None:
+    """A high-risk `loop-runs` speculation when `op` is in a function the program as written
+    never runs: a function, or a method of a class with no library base, of a script (a
+    file with an `if __name__ == "__main__":` block that no other file imports) whose name
+    nothing reads but functions that never run themselves (an agent's training entry
+    `agent.run()` left commented out in the main block for `agent.test()`)."""
+    func = op if op.name == "host.func" else None
+    parent = op.parent
+    while parent is not None and parent.name != "host.module":
+        if parent.name == "host.func":
+            func = parent  # the outermost
+        parent = parent.parent
+    if func is None or parent is None or \
+            string_attr(func, "sym_name") not in _never_run(parent):
+        return None
+    name = string_attr(func, "sym_name")
+    return Assumption("loop-runs", f"`{name}`", "high", "speculated",
+                      f"nothing the script runs calls `{name}`: its main block, and what "
+                      f"that calls, never name it (a mode left switched off?)")
+
+
+@per_run()
+def _never_run(file: ir.Operation) -> frozenset[str]:
+    """The names of the functions of the script `file` that never run (see `never_runs`);
+    empty when `file` is not a script, or reads names the analysis cannot see
+    (`getattr(self, name)`, `eval`, `globals()`)."""
+    top = [o.operation for o in file.regions[0].blocks[0].operations]
+    if not any(o.name == "host.if" and _tests_main(o) for o in top) or \
+            len(autograd.sharing(file)) > 1:
+        return frozenset()
+    candidates = [o for o in top if o.name == "host.func"]
+    for cls in top:
+        if cls.name == "host.class" and len(base_classes(cls)) == len(list(cls.operands)):
+            candidates += [o.operation for o in cls.regions[0].blocks[0].operations
+                           if o.operation.name == "host.func"]
+    candidates = [f for f in candidates if not strings_attr(f, "harp.decorators") and
+                  not string_attr(f, "sym_name").startswith("__")]
+    names = {string_attr(f, "sym_name") for f in candidates}
+    if not names:
+        return frozenset()
+    everywhere, inside = _names_read(file, names), {}
+    if everywhere is None:
+        return frozenset()
+    for f in candidates:
+        inside.setdefault(string_attr(f, "sym_name"), []).append(_names_read(f, names) or {})
+    # a name read outside every candidate (module level, a library subclass's method)
+    # runs; so does every name a running function reads
+    counted = {n: sum(reads.get(n, 0) for per in inside.values() for reads in per)
+               for n in names}
+    live = [n for n in names if everywhere.get(n, 0) > counted[n]]
+    if any(string_attr(o, "qualname").endswith("app.run") for o in walk(file)
+           if o.name == "host.call") and "main" in names:
+        live.append("main")  # `tf.app.run()` calls the script's `main` by convention
+    running: set[str] = set()
+    while live:
+        name = live.pop()
+        if name in running:
+            continue
+        running.add(name)
+        live += [n for reads in inside.get(name, []) for n in reads]
+    return frozenset(names - running)
+
+
+def _tests_main(branch: ir.Operation) -> bool:
+    """Whether `branch` is `if __name__ == "__main__":`."""
+    test = producer(branch.operands[0])
+    test = producer(test.operands[0]) if test is not None and test.name == "host.truth" \
+        else test
+    return test is not None and test.name == "host.compare" and any(
+        (o := producer(v)) is not None and o.name == "host.load" and
+        string_attr(o, "name") == "__name__" for v in test.operands)
+
+
+def _names_read(region_op: ir.Operation, names: set[str]) -> dict[str, int] | None:
+    """How often the code of `region_op` reads each of `names` (a load, an attribute, a
+    string constant as in `getattr(self, "run")`); None when it reads names by values the
+    analysis cannot see (`getattr(x, name)`, `eval`, `exec`, `globals()`, `locals()`)."""
+    found: dict[str, int] = {}
+    for o in walk(region_op):
+        if o.name == "host.getattr":
+            n = string_attr(o, "attr")
+        elif o.name == "host.load":
+            n = string_attr(o, "name")
+            if n in ("eval", "exec", "globals", "locals", "vars") and \
+                    string_attr(o, "scope") == "builtin":
+                return None
+            if n == "getattr" and string_attr(o, "scope") == "builtin" and any(
+                    c.name == "host.call" and len(list(c.operands)) > 2 and
+                    getattr(producer(c.operands[2]), "name", "") != "host.constant"
+                    for c in (user(u) for u in o.result.uses)):
+                return None
+        elif o.name == "host.constant" and string_attr(o, "kind") == "str":
+            n = string_attr(o, "value")
+        else:
+            continue
+        if n in names:
+            found[n] = found.get(n, 0) + 1
     return found

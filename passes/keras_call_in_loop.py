@@ -163,7 +163,12 @@ def _keras_by_use(call) -> str:
         return ""
     keras = any(string_attr(op, "qualname").startswith(("keras", "tensorflow"))
                 for op in walk(module) if op.name == "host.import")
+    if called_function(call) is not None:
+        return ""  # the program's own method (a wrapper class's `predict`) runs
+    owner = _class_around(call) if path.startswith("self.") else None
     for op in walk(module) if keras else ():
+        if owner is not None and not same_op(_class_around(op) or op, owner):
+            continue  # `self.actor` of another class is another attribute
         method = string_attr(op, "method")
         if op.name == "host.call" and method in _KERAS_KEYWORDS and \
                 string_attr(op, "harp.receiver") == path and \
@@ -173,6 +178,14 @@ def _keras_by_use(call) -> str:
                 string_attr(op, "harp.receiver") == path:
             return f"`{path}.{method}(...)` is a Keras model's method"
     return ""
+
+
+def _class_around(op):
+    """The class whose method holds `op`, or None."""
+    parent = op.parent
+    while parent is not None and parent.name != "host.class":
+        parent = parent.parent
+    return parent
 
 
 # --- is the input one example? ------------------------------------------------------------

@@ -72,10 +72,6 @@ def periodic(model, target, loader, opt):
                 t.data.copy_(0.5 * p.data + 0.5 * t.data)
 
 
-if __name__ == "__main__":
-    train(None, None, Agent(), 100000)
-
-
 def manual_sgd(model, loader, lr=0.1):
     # a hand-written SGD step: two launches per parameter (`lr * p.grad`, the in-place sub)
     for x, y in loader:
@@ -85,3 +81,10 @@ def manual_sgd(model, loader, lr=0.1):
         with torch.no_grad():
             for p in model.parameters():  # expected-hint HARP405
                 p -= lr * p.grad
+
+
+if __name__ == "__main__":
+    train(None, None, Agent(), 100000)
+    ema(None, None, None, None)
+    periodic(None, None, None, None)
+    manual_sgd(None, None)
