@@ -46,6 +46,9 @@ class Flow:
     returns: bool = False
     ends: list[str] = field(default_factory=list)
     backwards: list[ir.Operation] = field(default_factory=list)  # the `backward()` calls
+    #: lists that hold it across iterations of the loop that appends it (`values.append(v)`
+    #: in a rollout): autograd keeps each iteration's graph alive until they are dropped
+    kept: list[str] = field(default_factory=list)
     #: follow a script's globals too, when no function and no other file can read them
     scripts: bool = False
 
@@ -109,13 +112,19 @@ def _step(op: ir.Operation, index: int, out: Flow, work: list, known) -> None:
 
 def _method(attribute: ir.Operation, attr: str, out: Flow, work: list, known) -> None:
     """`value.attr`: called, a method of the tensor (or distribution) whose result carries
-    the gradient unless the catalogue says it is detached; read, an attribute that does."""
+    the gradient unless the catalogue says it is detached; read, an attribute that does.
+    A list that holds it takes more items (`append`) without handing it on; a torch
+    distribution's `sample()` draws without a gradient (`rsample()` keeps one)."""
     calls = [u.owner for u in attribute.result.uses]
     calls = [c.operation if hasattr(c, "operation") else c for c in calls]
     for call in calls:
         if call.name != "host.call" or not same_op(producer(call.operands[0]), attribute):
             out.reaches.append(f"`.{attr}` used as a value")
-        elif attr in known.detached_methods:
+        elif attr in _FILLS and call.operands[1:] and \
+                not any(v == attribute.operands[0] for v in list(call.operands)[1:]):
+            continue  # the list the value is in grows; the value goes nowhere new
+        elif attr in known.detached_methods or \
+                attr == "sample" and _distribution(attribute.operands[0]):
             out.ends.append(f"`.{attr}()`")
         elif string_attr(call, "effect") == "mutate" or attr.endswith("_"):
             out.reaches.append(f"`.{attr}()` changes it in place")
@@ -132,6 +141,12 @@ def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> N
         out.reaches.append("called as a function")
         return
     qualname = string_attr(call, "qualname")
+    if string_attr(call, "method") in _FILLS:
+        _into_list(call, out, work)
+        return
+    if qualname in _CARRYING_BUILTINS:
+        work.extend(call.results)  # `zip(values, rewards)`, `list(...)`: the same values
+        return
     if qualname in GRADIENT_CALLS:  # differentiated: autograd's record of it is needed
         out.reaches.append(f"`{qualname}(...)`")
         out.backwards.append(call)
@@ -148,6 +163,44 @@ def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> N
 
 #: calls that differentiate what they are given, as `backward()` does
 GRADIENT_CALLS = ("torch.autograd.grad", "torch.autograd.backward")
+#: methods that put their argument into the list they are called on
+_FILLS = ("append", "extend", "insert", "appendleft")
+#: builtins whose result holds the values they are given
+_CARRYING_BUILTINS = ("builtins.zip", "builtins.list", "builtins.tuple", "builtins.reversed",
+                      "builtins.enumerate")
+
+
+def _into_list(call: ir.Operation, out: Flow, work: list) -> None:
+    """`values.append(value)`: follow the list, a local, to where it is read (the loads
+    the stores that reach this one can reach); a list the analysis cannot follow (an
+    attribute, a global) is somewhere the value may reach backward from. A list bound
+    outside the loop that appends keeps the value across its iterations."""
+    receiver = producer(producer(call.operands[0]).operands[0])
+    name = string_attr(receiver, "name") if receiver is not None and \
+        receiver.name == "host.load" else ""
+    stores = stores_reaching(receiver) if name else None
+    if not stores:
+        out.reaches.append(f"appended to `{string_attr(call, 'harp.receiver') or 'a list'}`")
+        return
+    for store in stores:
+        loads = loads_reading(store, out.scripts)
+        if loads is None:
+            out.reaches.append(f"`{name}` is read where it cannot be followed")
+            return
+        work.extend(load.result for load in loads)
+        if any(not analysis.holds(loop, store) for loop in analysis.loops_around(call)) \
+                and name not in out.kept:
+            out.kept.append(name)
+
+
+def _distribution(value: ir.Value) -> bool:
+    """Whether `value` is a `torch.distributions` object made in its function."""
+    made = producer(value)
+    if made is not None and made.name == "host.load":
+        store = analysis.binding_store(made)
+        made = producer(store.operands[0]) if store is not None else None
+    return made is not None and made.name == "host.call" and \
+        string_attr(made, "qualname").startswith("torch.distributions.")
 
 
 def _forward_of_module(call: ir.Operation) -> bool:
@@ -186,17 +239,55 @@ def loads_reading(store: ir.Operation, scripts: bool = False) -> list[ir.Operati
             string_attr(store, "scope") in ("global", "nonlocal"):
         return None  # a global: other functions may read it
     at = next(i for i, o in enumerate(ops) if o == store)
-    found, killed = [], False
+    found, killed, between = [], False, []
     for o in ops[at + 1:]:
         if o.name == "host.store":
             if _same_block(o, store):
                 killed = True
                 break
-            continue
-        found.append(o)
+            between.append(o)
+        elif not _rebound_before(o, between):
+            found.append(o)
     loops = analysis.loops_around(store)  # within its scope, innermost first
     if loops and not killed:  # the next iterations of the outermost one read it too
-        found += [o for o in ops[:at] if o.name == "host.load" and analysis.holds(loops[-1], o)]
+        between = []
+        for o in ops[:at]:
+            if not analysis.holds(loops[-1], o):
+                continue
+            if o.name == "host.store":
+                between.append(o)
+            elif not _rebound_before(o, between):
+                found.append(o)
+    return found
+
+
+def _rebound_before(load: ir.Operation, stores: list[ir.Operation]) -> bool:
+    """Whether one of `stores` (each before `load`) runs before `load` on every path: it
+    sits in a block that holds `load`, so `load` reads it or a later store."""
+    for store in stores:
+        at = load
+        while at is not None:
+            if at.block == store.block:
+                return True
+            at = at.parent if at.parent is not None and at.parent.name != "host.module" \
+                else None
+    return False
+
+
+def stores_reaching(load: ir.Operation) -> list[ir.Operation] | None:
+    """The stores of a local's name whose value `load` may read (see `loads_reading`);
+    None when one of them cannot be followed."""
+    scope, name = enclosing_scope(load), string_attr(load, "name")
+    found = []
+    for store in walk(scope):
+        if store.name != "host.store" or string_attr(store, "name") != name or \
+                not same_op(enclosing_scope(store), scope):
+            continue
+        loads = loads_reading(store)
+        if loads is None:
+            return None
+        if any(same_op(o, load) for o in loads):
+            found.append(store)
     return found
 
 
@@ -204,25 +295,21 @@ def _same_block(a: ir.Operation, b: ir.Operation) -> bool:
     return a.block == b.block
 
 
-def wasted_at(origin: ir.Operation, depth: int = 2) -> tuple[list[ir.Operation], list[str]]:
-    """The calls where the forward `origin` computes is wasted: `origin` itself when its
-    outputs never reach backward in its function; else, when they are only returned, the
-    call sites of its function whose results never do (a policy's `pi` is wasted where the
-    agent acts, not where it trains). With the host ends met, for the message."""
+def wasted_at(origin: ir.Operation, depth: int = 2) -> list[tuple[ir.Operation, Flow]]:
+    """The calls where the forward `origin` computes is wasted, each with where its outputs
+    went (the host ends met, the lists that keep them): `origin` itself when its outputs
+    never reach backward in its function; else, when they are only returned, the call
+    sites of its function whose results never do (a policy's `pi` is wasted where the
+    agent acts, not where it trains)."""
     result = flow(origin.result)
     if result.reaches:
-        return [], []
+        return []
     if not result.returns:
-        return [origin], result.ends
+        return [(origin, result)]
     func = enclosing_scope(origin)
     if func.name != "host.func" or depth == 0:
-        return [], []
-    sites, ends = [], []
-    for site in calls_of(func):
-        found, how = wasted_at(site, depth - 1)
-        sites += found
-        ends += how
-    return sites, ends
+        return []
+    return [found for site in calls_of(func) for found in wasted_at(site, depth - 1)]
 
 
 # --- Whose parameters train -----------------------------------------------------------------

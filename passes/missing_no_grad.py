@@ -126,19 +126,21 @@ def _wasted_forwards(module, reported_loops) -> None:
                 module = origin.operands[0] if direct else \
                     producer(origin.operands[0]).operands[0]
                 _frozen_forward(origin, module, optimized_in[file], reported_loops, done)
-        sites, ends = autograd.wasted_at(origin)
-        for site in sites:
+        for site, went in autograd.wasted_at(origin):
             if any(site == d for d in done) or autograd.grad_disabled(site):
                 continue
             done.append(site)
             ctx = callgraph.per_step(site, callgraph.training_work)
             if ctx is None or any(holds(r, site) for r in reported_loops):
                 continue
-            how = ", ".join(dict.fromkeys(ends)) or "nothing"
+            how = ", ".join(dict.fromkeys(went.ends)) or "nothing"
             what = autograd.forward_text(site)
+            kept = ", ".join(f"`{name}`" for name in went.kept)
+            held = f"; autograd keeps every iteration's graph alive in {kept} until " \
+                f"they are dropped" if kept else ""
             message = (f"{what} runs the model's forward with autograd recording "
                        f"{ctx.phrase(site)}, but what it computes never reaches backward() (it "
-                       f"ends in {how}); run it under `with torch.no_grad():`")
+                       f"ends in {how}){held}; run it under `with torch.no_grad():`")
             assumptions = [Assumption(
                 "no-backward", what, "low", "proved",
                 f"its outputs are followed to their ends: {how}")]
@@ -151,7 +153,13 @@ def _wasted_forwards(module, reported_loops) -> None:
             # agents too, whose steps only act (the update runs once per rollout): of six
             # such acting forwards, blind judges found five DEBATABLE ("5-10% of a step")
             # and one FALSE.
+            # Kept in lists across the steps (a rollout's values and log-probabilities),
+            # the graphs hold every step's activations until the update: memory that
+            # grows with the rollout, besides the recording.
             assumptions.append(Assumption(
+                "hot-loop", what, "medium", "speculated",
+                f"the graphs of all iterations stay alive in {kept}: memory grows with the "
+                f"iterations, on top of autograd's recording") if kept else Assumption(
                 "hot-loop", what, "high", "speculated",
                 "only autograd's recording of this forward is saved (nothing backpropagates "
                 "through it): a few percent of a step unless the model is large"))
