@@ -1303,7 +1303,7 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
         if region != 0 or invariant_in(cond, loop, pure=("pure", "sync")):
             continue  # a test of a setting (`if args.verbose`) runs on all iterations or none
         text = string_attr(producer(cond), "harp.source") if producer(cond) else ""
-        kind, period = _guard_kind(cond, loop, if_op)
+        kind, period = guard_kind(cond, loop, if_op)
         off = _flag_off(cond)
         if off:  # `args.train_behavioral and t >= start`: a mode a default run never takes
             kind, text = "off", f"{off}` is given (off by default); and `{text or 'the condition'}"
@@ -1319,32 +1319,38 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
 _BY_FREQUENCY = ("periodic", "last", "once", "off")
 
 
-def _guard_kind(cond: ir.Value, loop: ir.Operation, if_op: ir.Operation,
-                depth: int = 0) -> tuple[str, int]:
-    """How often the condition `cond` of `if_op` holds in `loop`: its kind (see Frequency)
-    and a conditional guard's stated period. A name the loop binds to a condition
-    (`step_eval = step % n == 0; if epoch_eval or step_eval:`) is read as that condition,
-    and `a or b` is rare only when every part is, as often as its most frequent part."""
-    value = _condition_named(_untruthed(cond), loop)
-    value = _untruthed(value)
+def guard_kind(cond: ir.Value, scope: ir.Operation, if_op: ir.Operation,
+               depth: int = 0) -> tuple[str, int]:
+    """How often the condition `cond` of `if_op` holds per iteration of `scope`, a loop,
+    or per call of `scope`, a function: its kind (see Frequency) and a conditional guard's
+    stated period. A name bound to a condition (`step_eval = step % n == 0; if epoch_eval
+    or step_eval:`) is read as that condition, and `a or b` is rare only when every part
+    is, as often as its most frequent part. In a function, a test for one int
+    (`self.t_step == 0`) picks some calls; nothing there is the last of its calls."""
+    in_function = scope.name == "host.func"
+    value = _untruthed(_condition_named(_untruthed(cond), scope))
     op = producer(value)
     if op is not None and op.name == "host.boolop" and string_attr(op, "op") == "or" and \
             depth < 4:
-        parts = [_guard_kind(v, loop, if_op, depth + 1) for v in op.operands]
+        parts = [guard_kind(v, scope, if_op, depth + 1) for v in op.operands]
         if not all(kind in RARE for kind, _ in parts):
             return "conditional", 0
         kind = next(k for k in _BY_FREQUENCY if any(kind == k for kind, _ in parts))
         return kind, 0
     ops = list(expression_ops(value))
-    kind = modulus_kind([o for o in ops if not invariant_in(o.result, loop,
-                                                              pure=("pure", "sync"))])
-    if not kind and any(tests_one_value(o) or _picks_one_iteration(o, loop) for o in ops):
+    kind = modulus_kind(ops if in_function else [
+        o for o in ops if not invariant_in(o.result, scope, pure=("pure", "sync"))])
+    if not kind and (any(tests_one_value(o, ints_only=True) for o in ops) if in_function
+                     else any(tests_one_value(o) or _picks_one_iteration(o, scope)
+                              for o in ops)):
         kind = "once"
+    elif not kind and in_function:
+        kind = "conditional"
     elif not kind:  # `if done: ...; break`, or `if done:` in `while not done:`
         # the last iteration of the loop the `if` is in: of an inner loop (an episode's
         # steps), that is once per iteration of `loop`
         own = enclosing_loop(if_op)
-        kind = "last" if _leaves_loop(if_op, own if own is not None else loop) \
+        kind = "last" if _leaves_loop(if_op, own if own is not None else scope) \
             else "conditional"
     return kind, modulus_period(ops) if kind == "conditional" else 0
 
@@ -1356,14 +1362,14 @@ def _untruthed(value: ir.Value) -> ir.Value:
     return value
 
 
-def _condition_named(value: ir.Value, loop: ir.Operation) -> ir.Value:
-    """The expression a local holds when the loop binds it to a comparison or a boolean
-    combination (`step_eval = step % n == 0`), else `value` itself."""
+def _condition_named(value: ir.Value, scope: ir.Operation) -> ir.Value:
+    """The expression a local holds when the loop or function `scope` binds it to a
+    comparison or a boolean combination (`step_eval = step % n == 0`), else `value`."""
     load = producer(value)
     if load is None or load.name != "host.load":
         return value
     made = reaching_definition(value, enclosing_scope(load))
-    if made is not None and holds(loop, made) and len(made.results) == 1 and \
+    if made is not None and holds(scope, made) and len(made.results) == 1 and \
             made.name in ("host.compare", "host.boolop", "host.unop"):
         return made.result
     return value
@@ -2806,8 +2812,9 @@ def _loop_waits(loop: ir.Operation) -> str:
         if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
             continue
         waits = _waits(call, 0)
-        if waits and frequency(call, loop).kind == "always":
-            return waits
+        if waits and frequency(call, loop).kind == "always" and \
+                not (waits.startswith("`.") and any(True for _ in branches(call, loop))):
+            return waits  # (a method known by name paces only when no `if args.render:` holds it)
     return ""
 
 
@@ -2820,6 +2827,8 @@ def _waits(call: ir.Operation, depth: int) -> str:
     qualname = string_attr(call, "qualname")
     if qualname in known.pacing_calls or qualname in known.blocking_calls:
         return f"`{qualname}`"
+    if string_attr(call, "method") in known.pacing_methods and not qualname:
+        return f"`.{string_attr(call, 'method')}()`"
     keywords = known.blocking_methods.get(string_attr(call, "method"))
     keyword = next((k for k, _ in call_arguments(call) if k in (keywords or ())), "")
     if keyword and not qualname:

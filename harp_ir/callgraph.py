@@ -33,9 +33,9 @@ from harp_ir.analysis import (
     describe_loop,
     does_model_work,
     enclosing_scope,
-    expression_ops,
     few_iterations,
     frequency,
+    guard_kind,
     holds,
     host_module,
     imported_accelerator,
@@ -43,8 +43,6 @@ from harp_ir.analysis import (
     int_attr,
     loops_around,
     made_once,
-    modulus_kind,
-    modulus_period,
     per_run,
     producer,
     returned_values,
@@ -52,7 +50,6 @@ from harp_ir.analysis import (
     same_op,
     string_attr,
     strings_attr,
-    tests_one_value,
     user,
     walk,
     workflow_files,
@@ -156,18 +153,15 @@ def _rarer(a: Frequency, b: Frequency) -> Frequency:
 
 def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
     """How often `op` runs per call of `func` (no loop between them): always, or under the
-    `if`s around it, the rarest first: a modulus or a test for one int (`self.t_step == 0`)
-    picks some calls; the `else` of such a test, and any other test, most of them."""
+    `if`s around it, the rarest first (`guard_kind`); the `else` of any test runs on most
+    calls."""
     found = Frequency()
     for if_op, region in branches(op, func):
         cond = producer(if_op.operands[0])
-        ops = list(expression_ops(if_op.operands[0]))
-        kind = modulus_kind(ops) or ("once" if any(tests_one_value(o, ints_only=True)
-                                                   for o in ops) else "conditional")
-        kind = kind if region == 0 else "conditional"
+        kind, period = guard_kind(if_op.operands[0], func, if_op) if region == 0 else \
+            ("conditional", 0)
         here = Frequency(string_attr(cond, "harp.source") if cond is not None else
-                         "the condition", kind,
-                         modulus_period(ops) if kind == "conditional" and region == 0 else 0)
+                         "the condition", kind, period)
         found = _rarer(here, found)
     return found
 

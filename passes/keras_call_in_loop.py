@@ -46,6 +46,7 @@ from harp_ir.analysis import (
     loop_mutates,
     loop_of,
     loop_runs,
+    paced,
     passed_arguments,
     producer,
     reaching_store,
@@ -343,6 +344,9 @@ def run(module, pass_=None) -> None:
             loop_runs(loop),
         ]
         assumptions += run_rate(site, loop)  # its guards, and an evaluation pass's role
+        waiting = paced(op)  # a loop that draws every frame or sleeps: the call is lost in it
+        if waiting is not None:
+            assumptions.append(waiting)
         if few_iterations(loop) or _builds_model(loop):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",

@@ -240,8 +240,10 @@ def run(module, pass_=None) -> None:
         if trained is not None and autograd.trains(key, trained):
             _report_cleared(origin, key, trained, done)  # it asks about clips itself
             continue
-        if optimized is None or key in settled or not _has_parameters(key) or \
-                not _feeds_backward(origin):
+        made = autograd.class_of(key)
+        if optimized is None or key in settled or made is not None and \
+                ("class", made) in settled or not _has_parameters(key) or \
+                not _feeds_backward(origin):  # (a class that freezes its own parameters)
             continue
         ctx = callgraph.per_step(origin, callgraph.training_work)
         if ctx is None or (key, ctx.loop) in done or not _takes_a_gradient(ctx.loop) or \
