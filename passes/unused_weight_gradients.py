@@ -34,6 +34,7 @@ from harp_ir.analysis import (
     enclosing_loop,
     host_module,
     loops_around,
+    per_run,
     producer,
     receiver,
     record_hint,
@@ -110,6 +111,19 @@ def _gradient_settings(files) -> tuple[set, bool]:
         else:
             keys.add(key)
     return keys, unknown
+
+
+def _freezes_itself(key: tuple) -> bool:
+    """Whether the program's class of the module `key` turns its own parameters'
+    gradients off where it is defined (`param.requires_grad = False` over
+    `self.parameters()` in `__init__`, as a perceptual loss's VGG wrapper does)."""
+    made = autograd.class_of(key)
+    return made is not None and ("class", made) in _file_settings(host_module(made))
+
+
+@per_run()
+def _file_settings(file) -> set:
+    return _gradient_settings((file,))[0] if file is not None else set()
 
 
 def _depends(value, origin, tainted: set[str], depth: int = 0) -> bool:
@@ -240,10 +254,8 @@ def run(module, pass_=None) -> None:
         if trained is not None and autograd.trains(key, trained):
             _report_cleared(origin, key, trained, done)  # it asks about clips itself
             continue
-        made = autograd.class_of(key)
-        if optimized is None or key in settled or made is not None and \
-                ("class", made) in settled or not _has_parameters(key) or \
-                not _feeds_backward(origin):  # (a class that freezes its own parameters)
+        if optimized is None or key in settled or _freezes_itself(key) or \
+                not _has_parameters(key) or not _feeds_backward(origin):
             continue
         ctx = callgraph.per_step(origin, callgraph.training_work)
         if ctx is None or (key, ctx.loop) in done or not _takes_a_gradient(ctx.loop) or \

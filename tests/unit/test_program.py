@@ -190,3 +190,45 @@ def test_a_package_folder_resolves_imports_by_the_package_name(ctx, tmp_path):
     assert errors == []
     assert [(h.span.file.rsplit("/", 1)[-1], h.span.line) for h in hints
             if h.id == "HARP505"] == [("memory.py", 13)]
+
+
+LOSS_NETWORK = {
+    "vgg.py": (
+        "from torch import nn\n\n\n"
+        "class Vgg(nn.Module):\n"
+        "    def __init__(self, requires_grad=False):\n"
+        "        super().__init__()\n"
+        "        self.features = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())\n"
+        "        if not requires_grad:\n"
+        "            for param in self.parameters():\n"
+        "                param.requires_grad = False\n\n"
+        "    def forward(self, x):\n"
+        "        return self.features(x)\n"),
+    "train.py": (
+        "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n\n"
+        "from vgg import Vgg\n\n\n"
+        "def train(loader):\n"
+        "    device = torch.device('cuda')\n"
+        "    transformer = nn.Conv2d(3, 3, 3, padding=1).to(device)\n"
+        "    loss_net = Vgg().to(device)\n"
+        "    optimizer = torch.optim.Adam(transformer.parameters())\n"
+        "    for x, _ in loader:\n"
+        "        x = x.to(device)\n"
+        "        loss = F.mse_loss(loss_net(transformer(x)), loss_net(x).detach())\n"
+        "        optimizer.zero_grad()\n"
+        "        loss.backward()\n"
+        "        optimizer.step()\n"),
+}
+
+
+def test_a_class_that_freezes_its_parameters_in_another_file_is_frozen(ctx, tmp_path):
+    write(tmp_path, LOSS_NETWORK)
+    hints, errors = analyze_paths([str(tmp_path)])
+    assert errors == []
+    assert "HARP304" not in [h.id for h in hints]
+    # without the freezing loop, each backward computes the loss network's weight gradients
+    frozen = LOSS_NETWORK["vgg.py"]
+    (tmp_path / "vgg.py").write_text(frozen[:frozen.index("        if not")] +
+                                     frozen[frozen.index("    def forward"):])
+    hints, errors = analyze_paths([str(tmp_path)])
+    assert ("HARP304", "train.py") in [(h.id, h.span.file.rsplit("/", 1)[-1]) for h in hints]
