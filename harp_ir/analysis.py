@@ -2692,10 +2692,13 @@ def passed_arguments(value: ir.Value, defaults: bool = False
     if kinds[index] == "kwonly":
         position = -1
     with _one_level_of_parameters():
-        calls = calls_of(func)
+        calls = calls_of(func) + thread_starts(func)
     found = []
     for call in calls:
-        args = call_arguments(call)
+        args = thread_arguments(call) if string_attr(call, "qualname") in \
+            catalogue.load().thread_starters else call_arguments(call)
+        if args is None:
+            return None
         if any(k.startswith("*") for k, _ in args):
             return None
         keyword = [v for k, v in args if k == names[index]]
@@ -2761,6 +2764,59 @@ def _calls_table(program: ir.Operation, through_parameters: bool) -> dict:
             for callee in called_functions(c):
                 found.setdefault(callee, []).append(c)
     return found
+
+
+def thread_starts(func: ir.Operation) -> list[ir.Operation]:
+    """The calls that run `func` in a thread or a process of the program
+    (`threading.Thread(target=worker, args=(agent, env))`): its parameters take `args`."""
+    if host_module(func) is None:
+        return []
+    return _thread_table(program_of(func)).get(func, [])
+
+
+@per_run()
+def _thread_table(program: ir.Operation) -> dict:
+    found: dict = {}
+    for c in walk(program):
+        if c.name == "host.call" and \
+                string_attr(c, "qualname") in catalogue.load().thread_starters:
+            target = thread_target(c)
+            if target is not None:
+                found.setdefault(target, []).append(c)
+    return found
+
+
+def thread_target(call: ir.Operation) -> ir.Operation | None:
+    """The function of the program a thread or process start runs (`target=worker`,
+    `target=self.train_worker`), or None."""
+    target = dict(call_arguments(call)).get("target")
+    made = producer(target) if target is not None else None
+    if made is None:
+        return None
+    if made.name == "host.getattr":
+        return _called_method(made, call)
+    if made.name != "host.load":
+        return None
+    for scope in binding_scopes(made):
+        func = _function_made(definition(target, scope))
+        if func is not None:
+            return func
+    return None
+
+
+def thread_arguments(call: ir.Operation) -> list[tuple[str, ir.Value]] | None:
+    """The arguments a thread start passes its target: the `args=` tuple, positionally
+    ([] without one); None when they cannot be read (`kwargs=`, `args` not a tuple)."""
+    given = dict(call_arguments(call))
+    if "kwargs" in given:
+        return None
+    args = given.get("args")
+    if args is None:
+        return []
+    made = producer(args)
+    if made is None or made.name != "host.tuple":
+        return None
+    return [("", v) for v in made.operands]
 
 
 def call_in_loop(func: ir.Operation,

@@ -58,6 +58,7 @@ class Catalogue:
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
+    thread_starters: frozenset[str] = frozenset()
     pacing_methods: frozenset[str] = frozenset()
     #: calls that block the host for a round trip far longer than a device sync (`rpc_sync`)
     blocking_calls: frozenset[str] = frozenset()
@@ -149,6 +150,7 @@ def load() -> Catalogue:
         container_mutators=frozenset(meta.get("container_mutators", ())),
         module_wrappers=frozenset(meta.get("module_wrappers", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),
+        thread_starters=frozenset(meta.get("thread_starters", ())),
         pacing_methods=frozenset(meta.get("pacing_methods", ())),
         blocking_calls=frozenset(meta.get("blocking_calls", ())),
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
