@@ -2795,13 +2795,7 @@ def thread_target(call: ir.Operation) -> ir.Operation | None:
         return None
     if made.name == "host.getattr":
         return _called_method(made, call)
-    if made.name != "host.load":
-        return None
-    for scope in binding_scopes(made):
-        func = _function_made(definition(target, scope))
-        if func is not None:
-            return func
-    return None
+    return function_named(target)
 
 
 def thread_arguments(call: ir.Operation) -> list[tuple[str, ir.Value]] | None:
