@@ -566,7 +566,7 @@ def never_runs(op: ir.Operation) -> Assumption | None:
             func = parent  # the outermost
         parent = parent.parent
     if func is None or parent is None or \
-            string_attr(func, "sym_name") not in _never_run(parent):
+            not any(same_op(func, dead) for dead in _never_run(parent)):
         return None
     name = string_attr(func, "sym_name")
     return Assumption("loop-runs", f"`{name}`", "high", "speculated",
@@ -575,14 +575,15 @@ def never_runs(op: ir.Operation) -> Assumption | None:
 
 
 @per_run()
-def _never_run(file: ir.Operation) -> frozenset[str]:
-    """The names of the functions of the script `file` that never run (see `never_runs`);
-    empty when `file` is not a script, or reads names the analysis cannot see
-    (`getattr(self, name)`, `eval`, `globals()`)."""
+def _never_run(file: ir.Operation) -> tuple[ir.Operation, ...]:
+    """The functions of the script `file` that never run (see `never_runs`); none when
+    `file` is not a script, or reads names the analysis cannot see (`getattr(self, name)`,
+    `eval`, `globals()`). Names are read, not resolved: a name that anything running reads
+    keeps every function of that name running."""
     top = [o.operation for o in file.regions[0].blocks[0].operations]
     if not any(o.name == "host.if" and _tests_main(o) for o in top) or \
             len(autograd.sharing(file)) > 1:
-        return frozenset()
+        return ()
     candidates = [o for o in top if o.name == "host.func"]
     for cls in top:
         if cls.name == "host.class" and len(base_classes(cls)) == len(list(cls.operands)):
@@ -592,10 +593,10 @@ def _never_run(file: ir.Operation) -> frozenset[str]:
                   not string_attr(f, "sym_name").startswith("__")]
     names = {string_attr(f, "sym_name") for f in candidates}
     if not names:
-        return frozenset()
+        return ()
     everywhere, inside = _names_read(file, names), {}
     if everywhere is None:
-        return frozenset()
+        return ()
     for f in candidates:
         inside.setdefault(string_attr(f, "sym_name"), []).append(_names_read(f, names) or {})
     # a name read outside every candidate (module level, a library subclass's method)
@@ -613,7 +614,7 @@ def _never_run(file: ir.Operation) -> frozenset[str]:
             continue
         running.add(name)
         live += [n for reads in inside.get(name, []) for n in reads]
-    return frozenset(names - running)
+    return tuple(f for f in candidates if string_attr(f, "sym_name") not in running)
 
 
 def _tests_main(branch: ir.Operation) -> bool:

@@ -3,7 +3,10 @@
 # A script whose main block runs one mode (`test`) with the training mode left switched
 # off: code that nothing the script runs calls never costs anything as written. Its
 # hints rest on a high-risk speculation that it runs, shown at the aggressive level; the
-# mode the main block runs is reported as usual.
+# mode the main block runs is reported as usual, and so is a thread's `run`, which
+# `start()` calls (its class has a library base) though the dead mode is named `run` too.
+import threading
+
 import gym
 import numpy as np
 from keras.layers import Dense
@@ -19,7 +22,7 @@ class Agent:
     def act(self, state):
         return self.model.predict(state)  # expected-hint@aggressive HARP404
 
-    def train(self):
+    def run(self):
         for episode in range(1000):
             state, done = self.env.reset(), False
             while not done:
@@ -36,7 +39,23 @@ class Agent:
                 state, reward, done, _ = self.env.step(action)
 
 
+class Watcher(threading.Thread):
+    def __init__(self):
+        super().__init__()
+        self.env = gym.make("CartPole-v1")
+        self.model = Sequential([Dense(2, input_shape=(4,))])
+        self.model.compile(loss="mse", optimizer="adam")
+
+    def run(self):
+        for episode in range(100):
+            state, done = self.env.reset(), False
+            while not done:
+                q = self.model.predict(np.reshape(state, [1, 4]))  # expected-hint HARP404
+                state, reward, done, _ = self.env.step(int(np.argmax(q)))
+
+
 if __name__ == "__main__":
     agent = Agent()
-    # agent.train()
+    # agent.run()
     agent.test()
+    Watcher().start()
