@@ -2692,11 +2692,12 @@ def passed_arguments(value: ir.Value, defaults: bool = False
     if kinds[index] == "kwonly":
         position = -1
     with _one_level_of_parameters():
-        calls = calls_of(func) + thread_starts(func)
+        starts = thread_starts(func)
+        calls = calls_of(func) + starts
     found = []
     for call in calls:
-        args = thread_arguments(call) if string_attr(call, "qualname") in \
-            catalogue.load().thread_starters else call_arguments(call)
+        args = thread_arguments(call) if any(same_op(call, s) for s in starts) else \
+            call_arguments(call)
         if args is None:
             return None
         if any(k.startswith("*") for k, _ in args):
@@ -2777,9 +2778,9 @@ def thread_starts(func: ir.Operation) -> list[ir.Operation]:
 @per_run()
 def _thread_table(program: ir.Operation) -> dict:
     found: dict = {}
+    starters = catalogue.load().thread_starters
     for c in walk(program):
-        if c.name == "host.call" and \
-                string_attr(c, "qualname") in catalogue.load().thread_starters:
+        if c.name == "host.call" and string_attr(c, "qualname") in starters:
             target = thread_target(c)
             if target is not None:
                 found.setdefault(target, []).append(c)
@@ -2861,41 +2862,42 @@ def _loop_waits(loop: ir.Operation) -> str:
     for call in walk(loop):
         if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
             continue
-        waits = _waits(call, 0)
+        waits, by_name = _waits(call, 0)
         if waits and frequency(call, loop).kind == "always" and \
-                not (waits.startswith("`.") and any(True for _ in branches(call, loop))):
+                not (by_name and any(True for _ in branches(call, loop))):
             return waits  # (a method known by name paces only when no `if args.render:` holds it)
     return ""
 
 
 @per_run()
-def _waits(call: ir.Operation, depth: int) -> str:
+def _waits(call: ir.Operation, depth: int) -> tuple[str, bool]:
     """What makes the host wait when `call` runs, as a phrase ("" when nothing known): a
-    pacing or blocking call of the catalogue, a method known by its keywords, or one of
-    them that a function of this file runs on every call of it (two calls deep)."""
+    pacing or blocking call of the catalogue, a method known by its name or keywords, or
+    one of them that a function of this file runs on every call of it (two calls deep);
+    and whether the wait is such a method of an object harp cannot type."""
     known = catalogue.load()
     qualname = string_attr(call, "qualname")
     if qualname in known.pacing_calls or qualname in known.blocking_calls:
-        return f"`{qualname}`"
+        return f"`{qualname}`", False
     if string_attr(call, "method") in known.pacing_methods and not qualname:
-        return f"`.{string_attr(call, 'method')}()`"
+        return f"`.{string_attr(call, 'method')}()`", True
     keywords = known.blocking_methods.get(string_attr(call, "method"))
     keyword = next((k for k, _ in call_arguments(call) if k in (keywords or ())), "")
     if keyword and not qualname:
-        return f"`.{string_attr(call, 'method')}({keyword}=...)`"
+        return f"`.{string_attr(call, 'method')}({keyword}=...)`", True
     func = called_function(call) if depth < 2 else None
     if func is None:
-        return ""
+        return "", False
     for inner in walk(func):
         if inner.name == "host.call" and _always_runs(inner, func):
-            waits = _waits(inner, depth + 1)
+            waits, by_name = _waits(inner, depth + 1)
             if waits:
                 owner = func.parent if func.parent is not None and \
                     func.parent.name == "host.class" else None
                 name = string_attr(func, "sym_name")
                 return f"{waits} in `{string_attr(owner, 'sym_name') + '.' if owner else ''}" \
-                       f"{name}`"
-    return ""
+                       f"{name}`", by_name
+    return "", False
 
 
 def _always_runs(op: ir.Operation, func: ir.Operation) -> bool:
