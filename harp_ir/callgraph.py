@@ -160,8 +160,10 @@ def _guard_in_function(op: ir.Operation, func: ir.Operation) -> Frequency:
         cond = producer(if_op.operands[0])
         kind, period = guard_kind(if_op.operands[0], func, if_op) if region == 0 else \
             ("conditional", 0)
-        here = Frequency(string_attr(cond, "harp.source") if cond is not None else
-                         "the condition", kind, period)
+        text = string_attr(cond, "harp.source") if cond is not None else ""
+        if region != 0:  # the `else` runs where the test fails
+            text = f"not ({text})" if text else ""
+        here = Frequency(text or "the condition", kind, period)
         found = _rarer(here, found)
     return found
 

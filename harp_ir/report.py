@@ -448,7 +448,8 @@ def analyze_paths(paths: list[str], jobs: int = 1,
 
 def python_files(paths: list[str], exclude: tuple[str, ...] = ()
                  ) -> tuple[list[Path], list[str]]:
-    """The .py files and notebooks under `paths` (sorted), less those matching an `exclude`
+    """The .py files, notebooks and Python scripts without a suffix (`train`, run by its
+    `#!/usr/bin/env python` line) under `paths` (sorted), less those matching an `exclude`
     glob (relative to the folder given, or the path as given), and an error line for each
     path that does not exist and each folder that cannot be read (never skipped silently)."""
     files, errors = [], []
@@ -456,8 +457,9 @@ def python_files(paths: list[str], exclude: tuple[str, ...] = ()
         if p.is_dir():
             ignored = _gitignored(p)
             files += sorted(
-                f for f in _files_under(p, errors) if f.suffix in (".py", notebook.SUFFIX)
-                and f.is_file() and not _excluded(f.relative_to(p), exclude)
+                f for f in _files_under(p, errors)
+                if (f.suffix in (".py", notebook.SUFFIX) or _python_script(f)) and f.is_file()
+                and not _excluded(f.relative_to(p), exclude)
                 and not SKIP_DIRS.intersection(f.relative_to(p).parts[:-1])
                 and ".ipynb_checkpoints" not in f.relative_to(p).parts
                 and not ignored(f))
@@ -466,6 +468,23 @@ def python_files(paths: list[str], exclude: tuple[str, ...] = ()
         else:
             errors.append(f"{p}: error: no such file or directory")
     return files, errors
+
+
+#: the first line of a script the Python interpreter runs (`#!/usr/bin/python3`,
+#: `#!/usr/bin/env python`)
+_PYTHON_SHEBANG = re.compile(rb"#![^\n]*\bpython[0-9.]*\b")
+
+
+def _python_script(path: Path) -> bool:
+    """A file without a suffix whose first line runs it with Python: a project's `train`
+    script, which a user runs as `./train` and expects checked with the rest."""
+    if path.suffix or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as f:
+            return bool(_PYTHON_SHEBANG.match(f.readline(200)))
+    except OSError:
+        return False
 
 
 def _files_under(root: Path, errors: list[str]) -> list[Path]:

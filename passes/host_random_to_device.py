@@ -89,7 +89,7 @@ _DEVICE_DRAW = {
 }
 for _uniform in ("rand", "random", "random_sample", "ranf", "sample"):
     _DEVICE_DRAW[_uniform] = "torch.rand(*size, device=...)"
-_DEFAULT_DRAW = "torch.distributions` with parameters on the device"
+_DEFAULT_DRAW = "a `torch.distributions` draw with parameters on the device"
 
 
 def host_random(value: ir.Value, depth: int = 0) -> ir.Operation | None:
@@ -146,8 +146,10 @@ def _host_random(value: ir.Value, depth: int = 0
 
 def _host_tensor(value: ir.Value) -> bool:
     """A tensor allocated in host memory by the call that makes it: a CPU tensor type
-    (`torch.FloatTensor(n)`) or a factory without `device=`."""
+    (`torch.FloatTensor(n)`, or its `.data`) or a factory without `device=`."""
     made = producer(value)
+    if made is not None and made.name == "host.getattr" and string_attr(made, "attr") == "data":
+        made = producer(made.operands[0])  # `torch.FloatTensor(a).data.normal_(0, s)`
     return made is not None and made.name == "host.call" and (
         string_attr(made, "qualname") in _HOST_ALLOCATIONS and
         not any(k == "device" or k.startswith("*") for k, _ in call_arguments(made)))
@@ -253,8 +255,10 @@ def run(module, pass_=None) -> None:
             f"{string_attr(draw, 'method')}()"
         short = drawn.removeprefix("numpy.random.").removeprefix("torch.")
         instead = _DEVICE_DRAW.get(short, _DEFAULT_DRAW)
-        if short.startswith("Tensor."):  # an in-place draw into a host tensor
-            instead = f"torch.empty(*size, device=...).{short.split('.', 1)[1]}(...)"
+        in_place = string_attr(draw, "method")
+        if short.startswith("Tensor.") or in_place in _IN_PLACE_DRAWS:
+            # an in-place draw into a host tensor
+            instead = f"torch.empty(*size, device=...).{in_place or short.split('.', 1)[1]}(...)"
         if "tensorflow" in string_attr(op, "qualname"):
             instead = "tf.random.normal(shape, mean, stddev)` or `tf.random.uniform"
         if how.endswith(".copy_(...)"):  # into a module's buffer: on the buffer's device
@@ -262,7 +266,7 @@ def run(module, pass_=None) -> None:
                                       f"device={how.removesuffix('.copy_(...)')}.device")
         message = (f"`{drawn}` draws random numbers on the host and `{how}` copies them to "
                    f"the device {ctx.phrase(op)}; draw them on the device instead "
-                   f"(`{instead}`)")
+                   f"({instead if instead == _DEFAULT_DRAW else f'`{instead}`'})")
         assumptions = [loop_runs(loop), ctx.on_gpu(op), Assumption(
             "random-stream", drawn, "medium", "speculated",
             "numbers drawn on the device follow a different sequence than the host's"),

@@ -9,7 +9,9 @@ and the conversion runs on every step of the program's training (through the cal
 lead to it, guards counted). Each step then walks and copies every stored item in Python,
 O(memory size), typically to use a small sample of it. A batch sampled from such a memory
 (`experiences = random.sample(self.memory, k)`, then `np.vstack([e.state for e in
-experiences])` per field) is one hint per sampling function: O(batch) Python work per step,
+experiences])` per field, or a loop over drawn indices appending each item's fields to
+lists, `s, a = self.buffer[i]; states.append(s)`, then `np.array(states)`) is one hint per
+sampling function: O(batch) Python work per step,
 worth it where the step is short (a program on a GPU; a medium-risk step-share).
 
 Assumes: the memory holds many items when the step runs (a replay memory of thousands),
@@ -24,12 +26,14 @@ from harp_ir.analysis import (
     base_classes,
     called_functions,
     class_methods,
+    enclosing_loop,
     enclosing_scope,
     producer,
     reaching_store,
     record_hint,
     returned_values,
     self_class,
+    stored_once,
     stored_values,
     string_attr,
     strings_attr,
@@ -52,6 +56,10 @@ def _kept_collection(call):
     comprehension whose outer loop walks `self.attr` (sampled False) or a local bound once
     to `random.sample(self.attr, k)` (sampled True), or converts each field of such a
     sample (`map(np.stack, zip(*batch))`, sampled True); else None."""
+    appended = _appended_items(call) if _converts(call) else None
+    if appended is not None:
+        cls = self_class(appended.operands[0])
+        return (cls, string_attr(appended, "attr"), True) if cls is not None else None
     walked = (_walked_by_comprehension(call) or _unzipped_field(call)) if _converts(call) \
         else _zipped_fields(call)
     sampled = False
@@ -68,6 +76,48 @@ def _kept_collection(call):
         return None
     cls = self_class(walked.operands[0])
     return (cls, string_attr(walked, "attr"), sampled) if cls is not None else None
+
+
+def _appended_items(call):
+    """For `np.array(states)` where `states` is a local list, empty before a loop that
+    appends to it a field of one item of `self.memory` per iteration (`s, a, r =
+    self.memory[i]; states.append(np.array(s))`): the `self.memory` op; else None."""
+    field = producer(call.operands[1]) if len(call.operands) > 1 else None
+    if field is None or field.name != "host.load" or string_attr(field, "scope"):
+        return None
+    name, scope = string_attr(field, "name"), enclosing_scope(field)
+    if stored_values(field):  # only ever the empty list the loop fills
+        return None
+    appended = [o for o in walk(scope) if o.name == "host.call" and
+                string_attr(o, "method") in _ADDS and len(o.operands) == 2 and
+                string_attr(o, "harp.receiver") == name and enclosing_loop(o) is not None]
+    memories = [_item_of(o.operands[1]) for o in appended]
+    if not memories or any(m is None for m in memories) or \
+            len({string_attr(m, "attr") for m in memories}) != 1:
+        return None
+    return memories[0]
+
+
+def _item_of(value, depth: int = 0):
+    """The `self.memory` op when `value` is one item of it, or a field of one, through
+    unpacking, names and array conversions (`np.array(s, copy=False)` of `s, a =
+    self.memory[i]`); else None."""
+    made = producer(value)
+    if made is None or depth > 4:
+        return None
+    if made.name == "host.load":
+        stored = stored_once(made)
+        return _item_of(stored, depth + 1) if stored is not None else None
+    if made.name == "host.unpack":
+        return _item_of(made.operands[0], depth + 1)
+    if made.name == "host.call" and _converts(made) and len(made.operands) > 1:
+        return _item_of(made.operands[1], depth + 1)
+    if made.name == "host.getitem":
+        memory = producer(made.operands[0])
+        if memory is not None and memory.name == "host.getattr" and \
+                _is_self(memory.operands[0]):
+            return memory
+    return None
 
 
 def _sample_made(value, depth: int = 0):
@@ -231,7 +281,7 @@ def _report_sample(ops) -> None:
     if ctx is None:
         return
     count = f"{len(ops)} conversions" if len(ops) > 1 else "a conversion per field"
-    message = (f"a batch sampled from `self.{attr}` (`random.sample`) is assembled from "
+    message = (f"a batch sampled from `self.{attr}` is assembled from "
                f"Python objects one at a time ({count}) {ctx.phrase(op)}; keep the memory "
                f"in preallocated arrays written in place (`self.states[i] = s`) and gather "
                f"the batch with one index per field (`self.states[idx]`)")

@@ -28,6 +28,18 @@ def test_python_files_skips_virtualenvs_and_reports_missing(tmp_path):
     assert errors == [f"{tmp_path / 'nope.py'}: error: no such file or directory"]
 
 
+def test_python_scripts_without_a_suffix_are_found_by_their_first_line(tmp_path):
+    """A project's `train` script, run as `./train`, is checked with the rest; a shell
+    script or a data file without a suffix is not."""
+    (tmp_path / "train").write_text("#!/usr/bin/python3\nimport torch\n")
+    (tmp_path / "test").write_text("#!/usr/bin/env python\nprint(1)\n")
+    (tmp_path / "download").write_text("#!/bin/bash\necho python\n")
+    (tmp_path / "LICENSE").write_text("python is named here\n")
+    (tmp_path / "a.py").write_text("")
+    files, errors = python_files([str(tmp_path)])
+    assert [f.name for f in files] == ["a.py", "test", "train"] and errors == []
+
+
 def test_a_folder_that_cannot_be_read_is_an_error_not_skipped(tmp_path, monkeypatch,
                                                                capsys):
     """As a user without permission sees it (the tests may run as root, whom a mode of

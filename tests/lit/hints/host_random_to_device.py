@@ -102,3 +102,11 @@ for step in range(10000):
     w = torch.Tensor(np.random.normal(0, 1, (64, 100))).cuda()  # expected-hint@aggressive HARP205
     G(z).mean().backward()
     G(w).mean().backward()
+
+# TD3's target-policy noise: a host copy of the action batch, through `.data`, filled in
+# place and moved; near miss: the same batch filled on the device.
+for step in range(10000):
+    action = np.zeros((100, 4), dtype=np.float32)
+    noise = torch.FloatTensor(action).data.normal_(0, 0.2).to(device)  # expected-hint@aggressive HARP205
+    kept = torch.as_tensor(action, device=device).normal_(0, 0.2)
+    G(noise.repeat(1, 25) + kept.repeat(1, 25)).mean().backward()

@@ -257,3 +257,46 @@ def episodes(env):
             if done:
                 agent.update()
                 break
+
+
+class Indexed(Sampler):
+    """A batch drawn by index and assembled field by field in a loop (TD3's list memory):
+    one hint per sampling function, at its first conversion."""
+
+    def sample(self, k):
+        indexes = np.random.randint(0, len(self.buffer), size=k)
+        state, reward = [], []
+        for i in indexes:
+            s, a, r = self.buffer[i]
+            state.append(np.array(s, copy=False))
+            reward.append(r)
+        return np.array(state), np.array(reward)  # expected-hint HARP207
+
+    def update(self):
+        s, r = self.sample(100)
+        loss = self.net(torch.from_numpy(s).float().to(device)).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+class IndexedRollout(Sampler):
+    """Near miss: the lists are filled from a rollout passed in, not from the kept memory."""
+
+    def sample(self, rollout):
+        state = []
+        for s, a, r in rollout:
+            state.append(np.array(s, copy=False))
+        return np.array(state)
+
+    def update(self):
+        s = self.sample(self.buffer[-10:])
+        loss = self.net(torch.from_numpy(s).float().to(device)).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+def indexed(env):
+    run(Indexed(), env)
+    run(IndexedRollout(), env)
