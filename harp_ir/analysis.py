@@ -682,6 +682,21 @@ def element_reads(loop: ir.Operation) -> list[ir.Operation]:
     return found
 
 
+def loop_element(value: ir.Value, loop: ir.Operation) -> bool:
+    """Whether `value` is an element of a tensor `loop` visits one per iteration (`t[i]`
+    with `i` the loop's index, or `v` of `for v in t`)."""
+    if loop.name != "host.for":
+        return False
+    index, item, iterated = loop_names(loop)
+    op = producer(value)
+    if op is None:
+        return False
+    if op.name == "host.getitem":
+        return _index_holds(op.operands[1], index) and tensor_valued(op.operands[0])
+    return op.name == "host.load" and string_attr(op, "name") == item and \
+        tensor_valued(iterated) and not _iterates_chunks(iterated)
+
+
 def _iterates_chunks(iterable: ir.Value) -> bool:
     """Whether a loop over `iterable` visits pieces of a tensor, not numbers: the chunks
     of `x.split(64)` or `x.chunk(4)`, or the rows of a tensor of two or more dimensions.
@@ -1704,7 +1719,9 @@ _OUTPUT_QUALNAMES = ("builtins.print", "logging.", "matplotlib.", "tqdm.", "wand
 _OUTPUT_METHODS = frozenset({
     "write", "info", "debug", "warning", "error", "log", "add_scalar", "add_scalars",
     "add_histogram", "add_image", "set_postfix", "set_postfix_str", "set_description",
-    "plot", "imshow", "text", "scatter", "set_title", "histo_summary", "scalar_summary"})
+    "plot", "imshow", "text", "scatter", "set_title", "histo_summary", "scalar_summary",
+    "image_summary", "add_images", "add_figure", "add_video", "image", "images", "histogram",
+    "heatmap"})
 #: ops that compute a new host value from a value on its way to a use
 _PASS_THROUGH = ("host.binop", "host.unop", "host.tuple", "host.list", "host.dict",
                  "host.fstring", "host.getitem", "host.getattr", "host.compare")
@@ -1907,29 +1924,34 @@ def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
         return True
     if few_iterations(loop) or over_parameters(loop):
         return False  # `for i in range(5)`, `for p in model.parameters()`
-    for op in walk(loop):
-        if op.name != "host.call":
-            continue
-        if string_attr(op, "method") in _WORK_METHODS or \
-                string_attr(op, "qualname") == SESSION_RUN:
-            return True
-        if not strict and not string_attr(op, "harp.receiver") and \
-                string_attr(op, "qualname").startswith(("torch.", "tensorflow.")) and \
-                string_attr(op, "effect") in ("pure", "random"):
-            return True  # tensor computation (`tf.matmul(x, w)`), not just a conversion
-        callee = producer(op.operands[0])
-        if callee is None:
-            continue
-        kind = string_attr(callee, "harp.kind")
-        if kind == "module" or (not strict and kind == "function" and not string_attr(
-                op, "qualname").startswith(("builtins.", "numpy."))):
-            return True
-        if not strict and callee.name == "host.getattr" and called_function(op) is not None:
-            return True  # a method of a class of the file (`agent.act(state)`)
-        if not strict and callee.name == "host.load" and not string_attr(op, "qualname") \
-                and not kind and string_attr(callee, "scope") != "builtin":
-            return True  # a callable the program was given (`model(x)` of a parameter)
-    return False
+    return any(model_work_call(op, strict) for op in walk(loop))
+
+
+def model_work_call(op: ir.Operation, strict: bool = False) -> bool:
+    """Whether `op` is a call that runs a model, a training step or a graph (see
+    `does_model_work`; `strict` leaves out calls of user functions and of callables of
+    unknown kind)."""
+    if op.name != "host.call":
+        return False
+    if string_attr(op, "method") in _WORK_METHODS or \
+            string_attr(op, "qualname") == SESSION_RUN:
+        return True
+    if not strict and not string_attr(op, "harp.receiver") and \
+            string_attr(op, "qualname").startswith(("torch.", "tensorflow.")) and \
+            string_attr(op, "effect") in ("pure", "random"):
+        return True  # tensor computation (`tf.matmul(x, w)`), not just a conversion
+    callee = producer(op.operands[0])
+    if callee is None:
+        return False
+    kind = string_attr(callee, "harp.kind")
+    if kind == "module" or (not strict and kind == "function" and not string_attr(
+            op, "qualname").startswith(("builtins.", "numpy."))):
+        return True
+    if not strict and callee.name == "host.getattr" and called_function(op) is not None:
+        return True  # a method of a class of the file (`agent.act(state)`)
+    # a callable the program was given (`model(x)` of a parameter)
+    return not strict and callee.name == "host.load" and not string_attr(op, "qualname") \
+        and not kind and string_attr(callee, "scope") != "builtin"
 
 
 #: methods whose results a loop visits one parameter, buffer or submodule at a time
@@ -2109,6 +2131,8 @@ def _instance_classes(value: ir.Value) -> list[ir.Operation]:
         return []
     if made.name == "host.load":
         return _classes_bound(value) or _held_element_classes(made)
+    if made.name == "host.getitem":  # `self.buffers[i].add(t)`
+        return _element_classes(producer(made.operands[0]))
     if made.name != "host.getattr":
         return []
     classes = _attribute_classes(made, library=False)
@@ -2143,15 +2167,27 @@ def _held_element_classes(load: ir.Operation) -> list[ir.Operation]:
         iterable = producer(iterable.operands[1])
     elif op is not None and op.name == "host.unpack":
         return []
-    if iterable is None or iterable.name != "host.getattr":
+    return _element_classes(iterable)
+
+
+def _element_classes(holder: ir.Operation | None) -> list[ir.Operation]:
+    """The program classes of the elements of the container attribute `holder` reads
+    (`self.layers`), as its class fills it: `nn.ModuleList([Block(...) for _ in
+    range(n)])`, `nn.Sequential(A(), B())`, a list display (`[ReplayBuffer()]`), or
+    `self.layers.append(Block(...))` in its methods; [] unless every element is a program
+    class's instance."""
+    if holder is None or holder.name != "host.getattr":
         return []
-    owner = self_class(iterable.operands[0])
+    owner = self_class(holder.operands[0])
     if owner is None:
         return []
-    attr, module = string_attr(iterable, "attr"), host_module(owner)
+    attr, module = string_attr(holder, "attr"), host_module(owner)
     held = []
     for store in _attribute_stores(owner).get(attr, []):
         made = producer(store.operands[1])
+        if made is not None and made.name in ("host.list", "host.tuple"):
+            held += list(made.operands)
+            continue
         if made is None or made.name != "host.call" or \
                 string_attr(made, "qualname") not in _MODULE_CONTAINERS:
             return []
@@ -2455,6 +2491,10 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     load = producer(value)
     if load is not None and load.name == "host.getattr":
         return _attribute_class(load)
+    if load is not None and load.name == "host.getitem":  # `self.buffers[i]`
+        classes = _element_classes(producer(load.operands[0]))
+        return classes[0] if classes and all(same_op(c, classes[0]) for c in classes) \
+            else None
     if load is not None and load.name == "host.call":  # `evaluate(loader, Net())`
         return _constructed_class(load, host_module(at) or enclosing_scope(at))
     if load is None or load.name != "host.load":
@@ -2715,16 +2755,19 @@ def passed_arguments(value: ir.Value, defaults: bool = False
     return found or None
 
 
-def stated_int(value: ir.Value) -> int | None:
+def stated_int(value: ir.Value, depth: int = 0) -> int | None:
     """The int `value` holds on every path the program shows: what `setting_int` states,
     and for a parameter, the same int from every call of its function, each passing it or
-    leaving it to the default (`def train(x, y, epochs=1)` called as `train(x, y)`);
-    None when calls differ or any is unknown."""
-    passed = passed_arguments(value, defaults=True)
+    leaving it to the default (`def train(x, y, epochs=1)` called as `train(x, y)`), the
+    arguments read the same way up to three calls up (`sample(batch_size)` in
+    `update(buffer, batch_size)`, called with `batch_size = 100`); None when calls differ
+    or any is unknown."""
+    passed = passed_arguments(value, defaults=True) if depth <= 3 else None
     if not passed:
         return setting_int(value)
     default = setting_int(value)
-    found = {default if argument is None else setting_int(argument) for argument, _ in passed}
+    found = {default if argument is None else stated_int(argument, depth + 1)
+             for argument, _ in passed}
     return found.pop() if len(found) == 1 and None not in found else None
 
 

@@ -33,7 +33,10 @@ from harp_ir import callgraph, catalogue, device
 from harp_ir.analysis import (
     Assumption,
     accelerator,
+    branches,
     call_arguments,
+    called_function,
+    calls_of,
     describe_loop,
     does_model_work,
     element_reads,
@@ -41,7 +44,9 @@ from harp_ir.analysis import (
     enclosing_scope,
     few_iterations,
     frequency,
+    loop_element,
     loop_runs,
+    model_work_call,
     on_cpu,
     over_parameters,
     paced,
@@ -129,6 +134,12 @@ def _element_of_loop(op, loop) -> bool:
     return made is not None and any(same_op(made, r) for r in element_reads(loop))
 
 
+def _passes_element(call, loop) -> bool:
+    """Whether a helper's call passes it an element of a tensor the loop visits
+    (`np_now(out[k])`): HARP401 reports the loop, as for a sync of the element itself."""
+    return any(loop_element(v, loop) for _, v in call_arguments(call))
+
+
 def _synced_anyway(op, loop) -> bool:
     """Whether another sync of the same value runs on every iteration of `loop` for a use
     that needs it on the host (a print every step, a branch): removing this one then saves
@@ -147,12 +158,44 @@ def _synced_anyway(op, loop) -> bool:
     return False
 
 
+def _helper_call(op):
+    """(the call, its loop) when `op` runs unconditionally in a function without loops,
+    models or calls of the program's functions, that the program calls in a loop
+    (`to_np(x)`, `return x.data.cpu().numpy()`, called for each parameter of a histogram
+    loop): the sync waits where the helper is called.
+    The call in a loop that runs per step and visits elements comes first, then one in a
+    loop that runs the model, each on every iteration first; None when no call is in a
+    loop."""
+    func = enclosing_scope(op)
+    if func.name != "host.func" or branches(op, func) or \
+            any(model_work_call(o) for o in walk(func)):
+        return None  # a step function (`loss.backward(); return loss.item()`) is its loop's
+    sites = [(c, loop) for c in calls_of(func) if (loop := enclosing_loop(c)) is not None
+             and not same_op(enclosing_scope(c), func)]
+    sites.sort(key=lambda s: (does_model_work(s[1], strict=True) or _per_step(s[1]) is None,
+                              not does_model_work(s[1], strict=True),
+                              callgraph.RANK.index(frequency(s[0], s[1]).kind)))
+    return sites[0] if sites else None
+
+
+def _calls_in(loop, site) -> list:
+    """The calls of the function `site` calls that `loop` makes (`to_np(value)` and
+    `to_np(value.grad)` in one histogram loop), `site` first."""
+    func = called_function(site)
+    others = [c for c in walk(loop) if c.name == "host.call" and not same_op(c, site) and
+              func is not None and same_op(called_function(c), func)]
+    return [site, *others]
+
+
 def run(module, pass_=None) -> None:
     for op in walk(module):
         if not _is_sync(op) or _no_wait(op):
             continue
-        loop = enclosing_loop(op)
-        if loop is None or _element_of_loop(op, loop):
+        loop, site = enclosing_loop(op), op  # site: where the loop runs it
+        if loop is None and (called := _helper_call(op)) is not None:
+            site, loop = called
+        if loop is None or _element_of_loop(op, loop) or \
+                not same_op(site, op) and _passes_element(site, loop):
             continue
         subject = _subject(op)
         reason = string_attr(op, "harp.receiver_reason")
@@ -162,20 +205,24 @@ def run(module, pass_=None) -> None:
             loop_runs(loop),
             accelerator(op),
         ]
-        how_often = frequency(op, loop)
+        how_often = frequency(site, loop)
         if how_often.assumption(loop):
             assumptions.append(how_often.assumption(loop))
         phrase = how_often.phrase(loop)
-        step = _per_step(loop) if not does_model_work(loop) else None
+        if not same_op(site, op):
+            phrase += f" through `{callgraph.function_name(enclosing_scope(op))}`"
+        # the helper's own call does not make its loop one that runs a model
+        model_loop = does_model_work(loop, strict=not same_op(site, op))
+        step = _per_step(loop) if not model_loop else None
         if step is not None:  # `for p in params:` in a clipping helper each step calls
-            phrase += f", which runs {step.phrase(op)}"
+            phrase += f", which runs {step.phrase(site)}"
             assumptions += step.frequency_assumptions()
-        elif not does_model_work(loop):
+        elif not model_loop:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "an iteration runs no model, training step or batch (a loop over "
                 "parameters, plots or a few results)"))
-        elif runs_inner_loop(loop, op):
+        elif runs_inner_loop(loop, site):
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop also runs an inner loop, so it may run only a few times "
@@ -195,6 +242,8 @@ def run(module, pass_=None) -> None:
             assumptions.append(waiting)
         uses = value_uses(op.result, enclosing_scope(op)) if op.name == "host.call" \
             else {"host"}
+        if not same_op(site, op):  # what the helper's caller does with what it returns
+            uses = uses - {"host"} | value_uses(site.result, enclosing_scope(site))
         logging = "output" in uses and "host" not in uses  # printed on every step
         if logging:
             assumptions.append(Assumption(
@@ -218,7 +267,8 @@ def run(module, pass_=None) -> None:
         waits = _waits_anyway(op, loop)
         if waits is not None:
             assumptions.append(waits)
-        record_hint(op, HINT, _message(op, loop, phrase, logging), assumptions)
+        record_hint(op, HINT, _message(op, loop, phrase, logging), assumptions,
+                    related=[] if same_op(site, op) else _calls_in(loop, site))
 
 
 def _per_element(loop) -> bool:

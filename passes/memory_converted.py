@@ -24,15 +24,19 @@ from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
     base_classes,
+    call_arguments,
     called_functions,
     class_methods,
     enclosing_loop,
     enclosing_scope,
+    passed_arguments,
     producer,
     reaching_store,
     record_hint,
     returned_values,
+    same_op,
     self_class,
+    stated_int,
     stored_once,
     stored_values,
     string_attr,
@@ -88,14 +92,30 @@ def _appended_items(call):
     name, scope = string_attr(field, "name"), enclosing_scope(field)
     if stored_values(field):  # only ever the empty list the loop fills
         return None
-    appended = [o for o in walk(scope) if o.name == "host.call" and
-                string_attr(o, "method") in _ADDS and len(o.operands) == 2 and
-                string_attr(o, "harp.receiver") == name and enclosing_loop(o) is not None]
+    appended = _appends(scope, name)
     memories = [_item_of(o.operands[1]) for o in appended]
     if not memories or any(m is None for m in memories) or \
             len({string_attr(m, "attr") for m in memories}) != 1:
         return None
     return memories[0]
+
+
+def _appends(scope, name: str) -> list:
+    """The calls in a loop of `scope` that add to its local list `name`."""
+    return [o for o in walk(scope) if o.name == "host.call" and
+            string_attr(o, "method") in _ADDS and len(o.operands) == 2 and
+            string_attr(o, "harp.receiver") == name and enclosing_loop(o) is not None]
+
+
+def _assembling_loops(call) -> list:
+    """The loops that fill the list `call` converts (`for i in indexes: ...append(...)`)."""
+    field = producer(call.operands[1]) if len(call.operands) > 1 else None
+    if field is None or field.name != "host.load":
+        return []
+    loops = [enclosing_loop(o) for o in _appends(enclosing_scope(field),
+                                                  string_attr(field, "name"))]
+    return [loop for i, loop in enumerate(loops)
+            if not any(same_op(loop, other) for other in loops[:i])]
 
 
 def _item_of(value, depth: int = 0):
@@ -117,6 +137,8 @@ def _item_of(value, depth: int = 0):
         if memory is not None and memory.name == "host.getattr" and \
                 _is_self(memory.operands[0]):
             return memory
+        if memory is not None and memory.name == "host.getitem":  # `self.memory[i][0]`
+            return _item_of(made.operands[0], depth + 1)
     return None
 
 
@@ -273,6 +295,71 @@ def _report_whole(op, kept) -> None:
     record_hint(op, HINT, message, ctx.frequency_assumptions(), related=[ctx.site])
 
 
+#: a sampled batch smaller than this costs tens of microseconds to assemble: blind readers
+#: judged batches of 32 and 64 items a few percent of a step at most, batches of 100 to
+#: 256 items about a tenth of a short step
+_SMALL_BATCH = 100
+
+
+def _batch_size(call) -> int | None:
+    """How many items the sampled batch that `call` converts holds, when the program
+    states it: the `k` of `random.sample(memory, k)`, or the number of indices the loop
+    that fills the converted list walks (`np.random.randint(0, n, size=k)`,
+    `np.random.choice(n, k)`, `[... for _ in range(k)]`), through parameters every call
+    passes the same int for."""
+    loops = _assembling_loops(call) if _converts(call) else []
+    if loops:
+        return _count_of(loops[0].operands[0])
+    walked = _walked_by_comprehension(call) if _converts(call) else None
+    if walked is None or walked.name != "host.load":
+        return None
+    made = [_sample_made(v) for v in stored_values(walked)]
+    sizes = {_drawn(m) if m is not None else None for m in made}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def _count_of(items, depth: int = 0) -> int | None:
+    """The number of items `items` holds, when made by a draw of k indices, a
+    comprehension over `range(k)`, or `enumerate` of one, possibly passed as a parameter."""
+    made = producer(items)
+    if made is None or depth > 3:
+        return None
+    if made.name == "host.load":
+        stored = stored_once(made)
+        if stored is not None and producer(stored) is not None:
+            return _count_of(stored, depth + 1)
+        passed = passed_arguments(items)
+        counts = {_count_of(a, depth + 1) for a, _ in passed} if passed else {None}
+        return counts.pop() if len(counts) == 1 else None
+    if made.name == "host.comprehension":
+        loops = [o.operation for o in made.regions[0].blocks[0].operations
+                 if o.operation.name == "host.for"]
+        ranged = producer(loops[0].operands[0]) if len(loops) == 1 else None
+        if ranged is not None and string_attr(ranged, "qualname") == "builtins.range" and \
+                len(ranged.operands) == 2:
+            return stated_int(ranged.operands[1])
+        return None
+    if made.name == "host.call" and string_attr(made, "qualname") == "builtins.enumerate":
+        args = call_arguments(made)
+        return _count_of(args[0][1], depth + 1) if args and not args[0][0] else None
+    return _drawn(made) if made.name == "host.call" else None
+
+
+def _drawn(draw) -> int | None:
+    """The number of items a draw makes: `random.sample(pool, k)`, `np.random.choice(n,
+    k)` (or `size=k`), `np.random.randint(low, high, size=k)`."""
+    qualname, args = string_attr(draw, "qualname"), call_arguments(draw)
+    positional, keyword = [v for k, v in args if not k], dict(args)
+    place = {"random.sample": 1, "numpy.random.choice": 1, "numpy.random.randint": 2}.get(
+        qualname)
+    if place is None:
+        return None
+    size = keyword.get("size", keyword.get("k"))
+    if size is None and len(positional) > place:
+        size = positional[place]
+    return stated_int(size) if size is not None else None
+
+
 def _report_sample(ops) -> None:
     """One hint per sampling function, at its first conversion: the batch is assembled
     from Python objects field by field (`np.vstack([e.state for e in experiences])`)."""
@@ -285,13 +372,18 @@ def _report_sample(ops) -> None:
                f"Python objects one at a time ({count}) {ctx.phrase(op)}; keep the memory "
                f"in preallocated arrays written in place (`self.states[i] = s`) and gather "
                f"the batch with one index per field (`self.states[idx]`)")
+    size = _batch_size(op)
+    small = size is not None and size < _SMALL_BATCH
     assumptions = ctx.frequency_assumptions() + [
         ctx.on_gpu(op),
-        Assumption("step-share", f"self.{attr}", "medium", "speculated",
-                   "a batch of tens of items costs a fraction of a millisecond: worth it "
-                   "when the step is short (small networks on a GPU)")]
+        Assumption("step-share", f"self.{attr}", "high" if small else "medium", "speculated",
+                   f"a batch of {size} items costs tens of microseconds to assemble: a few "
+                   f"percent of a step at most" if small else
+                   "a batch of a hundred items or more costs a fraction of a millisecond: "
+                   "worth it when the step is short (small networks on a GPU)")]
+    assembling = [loop for o, _ in ops[:1] for loop in _assembling_loops(o)]
     record_hint(op, HINT, message, assumptions,
-                related=[ctx.site, *(other for other, _ in ops[1:])])
+                related=[ctx.site, *assembling, *(other for other, _ in ops[1:])])
 
 
 RULE = Rule(
