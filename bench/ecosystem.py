@@ -152,14 +152,21 @@ def prepare_repo(source: Source, repos: Path, mirrors: Path) -> None:
     source.root = target
 
 
+#: the largest file without a suffix taken into a checkout: a script, not data
+_SCRIPT_BYTES = 1_000_000
+
+
 def code_files(mirror: Path, commit: str) -> list[str]:
-    """The .py and .ipynb files of `commit` whose contents the mirror holds (a fetched
-    snapshot may list files whose objects it left out)."""
-    listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", commit],
-                             capture_output=True, text=True)
+    """The .py and .ipynb files of `commit`, and the small files without a suffix (a
+    `train` script harp finds by its `#!python` line), whose contents the mirror holds (a
+    fetched snapshot may list files whose objects it left out)."""
+    listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "-l", "-z",
+                              commit], capture_output=True, text=True)
     entries = [line.split("\t", 1) for line in listing.stdout.split("\0") if "\t" in line]
     code = [(meta.split()[2], path) for meta, path in entries
-            if path.endswith((".py", ".ipynb"))]
+            if path.endswith((".py", ".ipynb")) or (
+                meta.split()[1] == "blob" and "." not in Path(path).name and
+                meta.split()[3].isdigit() and int(meta.split()[3]) < _SCRIPT_BYTES)]
     present = subprocess.run(["git", "--git-dir", str(mirror), "cat-file", "--batch-check"],
                              input="".join(f"{oid}\n" for oid, _ in code),
                              capture_output=True, text=True).stdout.splitlines()
