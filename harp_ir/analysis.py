@@ -2652,10 +2652,22 @@ def made_once(value: ir.Value) -> ir.Operation | None:
         return None
     if op is not None and op.name == "host.getattr":
         cls = self_class(op.operands[0])
-        stores = _attribute_stores(cls).get(string_attr(op, "attr"), []) if cls else []
+        stores = making_stores(cls, string_attr(op, "attr")) if cls else []
         if len(stores) == 1:
             return producer(_unpacked(stores[0].operands[1]))
     return op
+
+
+def making_stores(cls: ir.Operation, attr: str) -> list[ir.Operation]:
+    """The stores `self.attr = ...` of the class's methods that make what it holds: a
+    `self.opt = None` in `__init__`, declaring what a later method (`build_model()`) makes,
+    is left out, since no method can call anything on it; all stores when another
+    method sets it to None too (then None is a state the object is in)."""
+    stores = _attribute_stores(cls).get(attr, [])
+    placeholders = [s for s in stores if constant_value(s.operands[1]) is None]
+    if any(string_attr(enclosing_scope(s), "sym_name") != "__init__" for s in placeholders):
+        return stores
+    return [s for s in stores if not any(same_op(s, p) for p in placeholders)]
 
 
 @per_run()

@@ -262,9 +262,11 @@ def loads_reading(store: ir.Operation, scripts: bool = False) -> list[ir.Operati
 
 
 def _rebound_before(load: ir.Operation, stores: list[ir.Operation]) -> bool:
-    """Whether one of `stores` (each before `load`) runs before `load` on every path: it
-    sits in a block that holds `load`, so `load` reads it or a later store."""
-    for store in stores:
+    """Whether one of `stores` (each before `load`) runs before `load` on every path: it,
+    or an `if` each of whose branches stores the name (`if labels: loss = ce(...)` /
+    `else: loss = mse(...)`), sits in a block that holds `load`, so `load` reads it or a
+    later store."""
+    for store in stores + _both_branches(stores):
         at = load
         while at is not None:
             if at.block == store.block:
@@ -272,6 +274,26 @@ def _rebound_before(load: ir.Operation, stores: list[ir.Operation]) -> bool:
             at = at.parent if at.parent is not None and at.parent.name != "host.module" \
                 else None
     return False
+
+
+def _both_branches(stores: list[ir.Operation]) -> list[ir.Operation]:
+    """The `if`s around `stores` both of whose branches store on every path: each branch
+    holds one of `stores` in its own block, or such an `if`."""
+    found: list[ir.Operation] = []
+    for store in stores:
+        at = store
+        while True:
+            region_op = at.parent
+            if region_op is None or region_op.name != "host.if" or \
+                    len(region_op.regions) != 2 or any(same_op(region_op, f) for f in found):
+                break
+            covered = stores + found
+            if not all(any(c.block == r.blocks[0] for c in covered)
+                       for r in region_op.regions if r.blocks):
+                break
+            found.append(region_op)
+            at = region_op
+    return found
 
 
 def stores_reaching(load: ir.Operation) -> list[ir.Operation] | None:
@@ -338,7 +360,7 @@ def module_key(value: ir.Value, depth: int = 0) -> tuple | None:
         cls = analysis.self_class(op.operands[0])
         if cls is None:
             return None
-        stores = analysis._attribute_stores(cls).get(string_attr(op, "attr"), [])
+        stores = analysis.making_stores(cls, string_attr(op, "attr"))
         if len(stores) != 1:
             return None
         made = module_key(stores[0].operands[1], depth + 1)
@@ -714,11 +736,18 @@ def calls_loss(op) -> bool:
 
 def calls_made_module(op) -> bool:
     """A call of a value the program binds to one module construction, though its own
-    load carries no kind (a parameter every caller passes the same `Net()`)."""
+    load carries no kind (a parameter every caller passes the same `Net()`), or of an
+    instance of the program's own `nn.Module` subclass (`self.g12 = G12(...)`, the class
+    defined in another file)."""
     if op.name != "host.call":
         return False
     key = module_key(op.operands[0])
-    return key is not None and key[0] == "site"
+    if key is None:
+        return False
+    if key[0] == "site":
+        return True
+    cls = analysis.instance_class(op.operands[0], op)
+    return cls is not None and analysis.module_class(cls)
 
 
 def forward_text(site) -> str:

@@ -62,9 +62,11 @@ def attribute_assignments(cls: cst.ClassDef) -> dict[str, int]:
     `with` target), in how many places (`+=`, `del self.x`, a loop target and
     `setattr(self, ...)` bind it to no one value: such attributes are left out). A fact
     every one of those values shares holds wherever the class's methods read `self.x`
-    after them. Only statements are visited (an attribute cannot be bound inside an
+    after them; `self.x = None` in `__init__` declares an attribute a later method makes
+    and is not counted. Only statements are visited (an attribute cannot be bound inside an
     expression), which keeps this cheap next to the lowering."""
     counts: dict[str, int] = {}
+    placeholders = False  # in `__init__`, where `self.x = None` declares what comes later
 
     def count(target, self_name: str, weight: int = 1) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -78,6 +80,9 @@ def attribute_assignments(cls: cst.ClassDef) -> dict[str, int]:
 
     def small(statements, self_name: str) -> None:
         for stmt in statements:
+            if isinstance(stmt, cst.Assign) and placeholders and \
+                    isinstance(stmt.value, cst.Name) and stmt.value.value == "None":
+                continue  # `self.opt = None` in `__init__`, made later: nothing is called on it
             if isinstance(stmt, cst.Assign):
                 for t in stmt.targets:
                     count(t.target, self_name)
@@ -124,6 +129,7 @@ def attribute_assignments(cls: cst.ClassDef) -> dict[str, int]:
         if isinstance(stmt, cst.FunctionDef) and stmt.params.params and not any(
                 dotted_name(d.decorator) in ("staticmethod", "classmethod")
                 for d in stmt.decorators):
+            placeholders = stmt.name.value == "__init__"
             visit(stmt.body.body, stmt.params.params[0].name.value)
     if counts.get("*"):
         return {}
