@@ -3,8 +3,10 @@
 Finds: ops whose effect is `sync` (from the API catalogue: `Tensor.item`, `.cpu()`,
 `.tolist()`, TF's `.numpy()`, not torch's `.numpy()`, which only works on a CPU tensor and
 waits for nothing; from the frontend: `float(t)`/`int(t)`/`bool(t)` and `host.truth` of a
-tensor condition) nested in a `host.for` or `host.while` of the same scope. One problem is
-one hint: in `t.cpu().item()` only the first sync waits.
+tensor condition) nested in a `host.for` or `host.while` of the same scope, or run on
+every call of a helper without loops or model work that a loop calls (`to_np(x)`: the wait
+is where the helper is called). One problem is one hint: in `t.cpu().item()` only the first
+sync waits.
 
 How: every such op blocks the host until the device has produced the value, so the loop
 cannot run ahead of the device. The frontend decided which values are tensors; this pass

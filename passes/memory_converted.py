@@ -395,8 +395,9 @@ RULE = Rule(
         name="memory-converted-per-step",
         finds="a tensor or array built on every training step from a comprehension over a "
               "whole collection the program keeps adding to and never empties (a replay "
-              "memory: `torch.tensor([t.s for t in self.replay_buffer])`), or a batch "
-              "sampled from such a memory assembled field by field from Python objects",
+              "memory: `torch.tensor([t.s for t in self.replay_buffer])`), or a batch of "
+              "a hundred items or more sampled from such a memory and assembled field by "
+              "field from Python objects (per field, or in a loop over drawn indices)",
         why="each step walks and copies every stored item in Python: the cost grows with "
             "the memory (milliseconds for thousands of items), usually to use a small "
             "sample of it",
