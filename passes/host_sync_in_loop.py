@@ -60,6 +60,7 @@ from harp_ir.analysis import (
     span,
     string_attr,
     tensor_valued,
+    user,
     value_name,
     value_uses,
     walk,
@@ -180,6 +181,25 @@ def _helper_call(op):
     return sites[0] if sites else None
 
 
+def _returned(op) -> bool:
+    """Whether the helper returns what the sync makes and does nothing else with it
+    (`return x.data.cpu().numpy()`, through tensor and host computation on the way)."""
+    value, seen = op.result, 0
+    while seen < 12:
+        users = [user(u) for u in value.uses]
+        if len(users) != 1:
+            return False
+        nxt = users[0]
+        if nxt.name == "hostcf.return":
+            return True
+        if nxt.name not in ("host.binop", "host.unop", "host.getitem", "host.getattr") and \
+                not (nxt.name == "host.call" and
+                     string_attr(nxt, "effect") in ("pure", "view", "sync")):
+            return False
+        value, seen = nxt.result, seen + 1
+    return False
+
+
 def _calls_in(loop, site) -> list:
     """The calls of the function `site` calls that `loop` makes (`to_np(value)` and
     `to_np(value.grad)` in one histogram loop), `site` first."""
@@ -244,8 +264,8 @@ def run(module, pass_=None) -> None:
             assumptions.append(waiting)
         uses = value_uses(op.result, enclosing_scope(op)) if op.name == "host.call" \
             else {"host"}
-        if not same_op(site, op):  # what the helper's caller does with what it returns
-            uses = uses - {"host"} | value_uses(site.result, enclosing_scope(site))
+        if not same_op(site, op) and _returned(op):  # what the caller does with it
+            uses = value_uses(site.result, enclosing_scope(site))
         logging = "output" in uses and "host" not in uses  # printed on every step
         if logging:
             assumptions.append(Assumption(

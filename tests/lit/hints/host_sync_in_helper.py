@@ -7,7 +7,8 @@
 # waits): the aggressive level. A helper whose value the step computes on waits per
 # element at the default level. Near misses: a helper called once a step (one wait a
 # step, aggressive), one called for each element only every 100 steps, one whose sync is
-# under a test, one that runs the step itself.
+# under a test, one that runs the step itself, one that also tests the value it waited for
+# (the host needs it there: aggressive).
 import torch
 from torch import nn
 
@@ -25,6 +26,13 @@ def to_image(t):
 
 def norm_of(p):
     return p.grad.norm().item()  # expected-hint HARP201
+
+
+def checked_norm(p):
+    value = p.grad.norm().item()  # expected-hint@aggressive HARP201
+    if value > 1e3:
+        print("large gradient")
+    return value
 
 
 def scalar(t):
@@ -72,6 +80,8 @@ def train(loader, writer):
         total = 0.0
         for p in model.parameters():
             total += norm_of(p) ** 2
+        for p in model.parameters():
+            total += checked_norm(p)
         writer.add_scalar("loss", scalar(loss), step)
         if step % 100 == 0:
             for tag, value in model.named_parameters():
