@@ -288,9 +288,9 @@ def _both_branches(stores: list[ir.Operation]) -> list[ir.Operation]:
                     len(region_op.regions) != 2 or any(same_op(region_op, f) for f in found):
                 break
             covered = stores + found
-            if not all(any(c.block == r.blocks[0] for c in covered)
-                       for r in region_op.regions if r.blocks):
-                break
+            if not all(len(r.blocks) and any(c.block == r.blocks[0] for c in covered)
+                       for r in region_op.regions):
+                break  # a branch without a store (or an `if` without `else`)
             found.append(region_op)
             at = region_op
     return found
