@@ -1914,17 +1914,21 @@ _WORK_METHODS = frozenset({"backward", "step", "run", "forward", "apply_gradient
                            "minimize", "gradient", "train_on_batch", "fit", "predict"})
 
 
-def does_model_work(loop: ir.Operation, strict: bool = False) -> bool:
+def does_model_work(loop: ir.Operation, strict: bool = False,
+                    besides: ir.Operation | None = None) -> bool:
     """Whether an iteration of `loop` runs a model, a training step or a graph (a module
     call, `backward`, an optimizer step, `Session.run`, a user function) or iterates
     batches: a hot loop, as opposed to one over parameters, plots or a few results.
-    `strict` leaves out calls of user functions and of callables of unknown kind."""
+    `strict` leaves out calls of user functions and of callables of unknown kind;
+    `besides`, the calls of that function (a conversion helper the question is about)."""
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
     if iterable is not None and string_attr(iterable, "harp.kind") == "dataloader":
         return True
     if few_iterations(loop) or over_parameters(loop):
         return False  # `for i in range(5)`, `for p in model.parameters()`
-    return any(model_work_call(op, strict) for op in walk(loop))
+    return any(model_work_call(op, strict) and
+               (besides is None or not same_op(called_function(op), besides))
+               for op in walk(loop))
 
 
 def model_work_call(op: ir.Operation, strict: bool = False) -> bool:

@@ -239,34 +239,36 @@ def loads_reading(store: ir.Operation, scripts: bool = False) -> list[ir.Operati
             string_attr(store, "scope") in ("global", "nonlocal"):
         return None  # a global: other functions may read it
     at = next(i for i, o in enumerate(ops) if o == store)
-    found, killed, between = [], False, []
+    found, killed, between, rebinding = [], False, [], []
     for o in ops[at + 1:]:
         if o.name == "host.store":
             if _same_block(o, store):
                 killed = True
                 break
             between.append(o)
-        elif not _rebound_before(o, between):
+            rebinding = between + _both_branches(between)
+        elif not _rebound_before(o, rebinding):
             found.append(o)
     loops = analysis.loops_around(store)  # within its scope, innermost first
     if loops and not killed:  # the next iterations of the outermost one read it too
-        between = []
+        between, rebinding = [], []
         for o in ops[:at]:
             if not analysis.holds(loops[-1], o):
                 continue
             if o.name == "host.store":
                 between.append(o)
-            elif not _rebound_before(o, between):
+                rebinding = between + _both_branches(between)
+            elif not _rebound_before(o, rebinding):
                 found.append(o)
     return found
 
 
-def _rebound_before(load: ir.Operation, stores: list[ir.Operation]) -> bool:
-    """Whether one of `stores` (each before `load`) runs before `load` on every path: it,
-    or an `if` each of whose branches stores the name (`if labels: loss = ce(...)` /
-    `else: loss = mse(...)`), sits in a block that holds `load`, so `load` reads it or a
-    later store."""
-    for store in stores + _both_branches(stores):
+def _rebound_before(load: ir.Operation, rebinding: list[ir.Operation]) -> bool:
+    """Whether one of `rebinding` (stores before `load`, and the `if`s each of whose
+    branches stores the name: `if labels: loss = ce(...)` / `else: loss = mse(...)`, see
+    `_both_branches`) runs before `load` on every path: it sits in a block that holds
+    `load`, so `load` reads it or a later store."""
+    for store in rebinding:
         at = load
         while at is not None:
             if at.block == store.block:

@@ -175,8 +175,8 @@ def _helper_call(op):
         return None  # a step function (`loss.backward(); return loss.item()`) is its loop's
     sites = [(c, loop) for c in calls_of(func) if (loop := enclosing_loop(c)) is not None
              and not same_op(enclosing_scope(c), func)]
-    sites.sort(key=lambda s: (does_model_work(s[1], strict=True) or _per_step(s[1]) is None,
-                              not does_model_work(s[1], strict=True),
+    sites.sort(key=lambda s: (does_model_work(s[1], besides=func) or _per_step(s[1]) is None,
+                              not does_model_work(s[1], besides=func),
                               callgraph.RANK.index(frequency(s[0], s[1]).kind)))
     return sites[0] if sites else None
 
@@ -234,7 +234,8 @@ def run(module, pass_=None) -> None:
         if not same_op(site, op):
             phrase += f" through `{callgraph.function_name(enclosing_scope(op))}`"
         # the helper's own call does not make its loop one that runs a model
-        model_loop = does_model_work(loop, strict=not same_op(site, op))
+        model_loop = does_model_work(
+            loop, besides=None if same_op(site, op) else enclosing_scope(op))
         step = _per_step(loop) if not model_loop else None
         if step is not None:  # `for p in params:` in a clipping helper each step calls
             phrase += f", which runs {step.phrase(site)}"

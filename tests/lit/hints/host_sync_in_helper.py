@@ -107,3 +107,28 @@ def train_steps(loader):
     for x in loader:
         losses.append(run_batch(model, opt, x.to(device)))
     return losses
+
+
+def as_number(t):
+    return t.item()  # expected-hint@aggressive HARP201
+
+
+def train_epochs(epochs, steps):
+    """Near miss: the helper runs once a step of a loop whose step is a call of the
+    program's own function (one wait a step, not one per element of it)."""
+    model = nn.Linear(8, 2).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    total = 0.0
+    for epoch in range(epochs):
+        for _ in range(steps):
+            loss = run_batch_loss(model, opt, torch.randn(32, 8, device=device))
+            total += as_number(loss)
+    return total
+
+
+def run_batch_loss(model, opt, x):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss
