@@ -163,10 +163,13 @@ def code_files(mirror: Path, commit: str) -> list[str]:
     listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "-l", "-z",
                               commit], capture_output=True, text=True)
     entries = [line.split("\t", 1) for line in listing.stdout.split("\0") if "\t" in line]
-    code = [(meta.split()[2], path) for meta, path in entries
-            if path.endswith((".py", ".ipynb")) or (
-                meta.split()[1] == "blob" and "." not in Path(path).name and
-                meta.split()[3].isdigit() and int(meta.split()[3]) < _SCRIPT_BYTES)]
+    code = []
+    for meta, path in entries:
+        _, kind, oid, size = meta.split()  # mode, type, object, size ("-" for a submodule)
+        if path.endswith((".py", ".ipynb")) or (
+                kind == "blob" and "." not in Path(path).name and size.isdigit() and
+                int(size) < _SCRIPT_BYTES):
+            code.append((oid, path))
     present = subprocess.run(["git", "--git-dir", str(mirror), "cat-file", "--batch-check"],
                              input="".join(f"{oid}\n" for oid, _ in code),
                              capture_output=True, text=True).stdout.splitlines()
