@@ -469,6 +469,12 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
                         qualname.startswith("tqdm"):
                     work.extend(op.results)
                     continue
+                if qualname == "builtins.next":  # one batch drawn: `next(iter(loader))`
+                    drawn = _drawing_loop(op)
+                    if drawn is False:
+                        return None
+                    found += [drawn] if drawn is not None else []
+                    continue
                 if qualname == "builtins.len":  # `len(loader)`: a size, not an iteration
                     continue
                 func = called_function(op) if depth > 0 else None
@@ -482,6 +488,19 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
             elif op.name == "host.getattr" and string_attr(op, "attr") in (
                     "dataset", "batch_size", "__len__"):
                 continue  # `len(loader.dataset)`: a size, not an iteration
+            elif op.name == "host.getattr" and string_attr(op, "attr") in ("__iter__",
+                                                                          "__next__"):
+                calls = [user(u) for u in op.result.uses]
+                if not all(c.name == "host.call" and c.operands[0] == op.result
+                           for c in calls):
+                    return None
+                for call in calls:  # `loader.__iter__()`, `it.__next__()`
+                    if string_attr(op, "attr") == "__iter__":
+                        work.extend(call.results)
+                    elif (drawn := _drawing_loop(call)) is False:
+                        return None
+                    elif drawn is not None:
+                        found.append(drawn)
             elif op.name in ("hostcf.return", "host.tuple") and depth > 0:
                 # `return train_loader, test_loader`: where each call's result goes
                 callers = _returned_to(op, use.operand_number)
@@ -491,6 +510,17 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
             else:
                 return None
     return found
+
+
+def _drawing_loop(draw: ir.Operation) -> ir.Operation | None | bool:
+    """Where `next(it)` draws its batches: the innermost loop around it in its function
+    (a batch per iteration), None at a module's top level (one batch, once: a sample for
+    plots), False in a function outside any loop (how often callers run it is not
+    followed)."""
+    loop = next(iter(loops_around(draw)), None)
+    if loop is not None:
+        return loop
+    return None if enclosing_scope(draw).name == "host.module" else False
 
 
 def _returned_to(op: ir.Operation, place: int) -> list[ir.Value] | None:

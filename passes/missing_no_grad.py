@@ -27,6 +27,7 @@ from harp_ir.analysis import (
     SCOPES,
     Assumption,
     called_function,
+    called_functions,
     describe_loop,
     does_model_work,
     enclosing_scope,
@@ -56,6 +57,27 @@ def _runs_backward(op) -> bool:
                                        string_attr(op, "qualname") in _GRADIENT_FUNCTIONS)
 
 
+def _differentiates(region, depth: int = 2) -> bool:
+    """Whether running `region` takes gradients: a `backward()`, an optimizer's step or
+    `torch.autograd.grad`, in it or in the program's functions it calls (`depth` levels):
+    a module whose `forward` runs its own meta-update (MAML), a `finetune()` helper."""
+    for op in walk(region):
+        if _runs_backward(op):
+            return True
+        if depth > 0 and op.name == "host.call" and any(
+                _differentiates(f, depth - 1) for f in called_functions(op)):
+            return True
+    return False
+
+
+def _differentiates_when_called(call) -> bool:
+    """Whether the forward a call runs takes gradients itself (a meta-learner's `forward`
+    with its inner updates and `backward()`): autograd is what it needs, whatever it
+    returns."""
+    return call.name == "host.call" and any(_differentiates(f, 1) for f in
+                                            called_functions(call))
+
+
 def _outermost_loop(op):
     loop, parent = None, op.parent
     while parent is not None and parent.name not in SCOPES:
@@ -75,7 +97,7 @@ def run(module, pass_=None) -> None:
         if loop is None or any(loop == r for r in reported) or autograd.grad_disabled(op):
             continue
         body = list(walk(loop))
-        if any(_runs_backward(o) for o in body) or _backward_after(loop):
+        if _differentiates(loop) or _backward_after(loop):
             continue
         if all(autograd.parameterless(o) for o in body if autograd.calls_module(o)):
             continue  # no parameter for autograd to record a graph through
@@ -114,7 +136,7 @@ def _wasted_forwards(module, reported_loops) -> None:
         direct = autograd.calls_module(origin) or autograd.calls_made_module(origin)
         if not (direct or _calls_forward(origin)) or _model_method(origin) \
                 or autograd.grad_disabled(origin) or _stateful_forward(origin) \
-                or autograd.calls_loss(origin):
+                or autograd.calls_loss(origin) or _differentiates_when_called(origin):
             continue
         file = host_module(origin)
         if file is not None:

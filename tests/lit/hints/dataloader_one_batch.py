@@ -1,0 +1,41 @@
+# RUN: %check-hints %s
+# RUN: %check-hints --level aggressive %s
+# A batch drawn once with `next(iter(loader))` (a fixed sample for plots) is not an
+# iteration of the loader; `next(it)` in a loop is one batch per iteration. A helper that
+# makes both the training and the test loader is one DataLoader: its training loop decides.
+import torch
+from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+
+device = torch.device("cuda")
+tf = transforms.Compose([transforms.ToTensor()])
+mnist = datasets.MNIST("data", train=True, download=True, transform=tf)
+
+
+def data_load(path, batch_size):
+    dset = datasets.ImageFolder(path, tf)
+    return DataLoader(dset, batch_size=batch_size, shuffle=True)  # expected-hint HARP501
+
+
+train_loader = data_load("data/train", 1)
+test_loader = data_load("data/test", 5)
+fixed = test_loader.__iter__().__next__()[0]
+# Near miss: only one batch is ever drawn from it, at set-up.
+samples = DataLoader(mnist, batch_size=16)  # expected-hint@aggressive HARP501
+fixed_too = next(iter(samples))[0]
+# Drawn once per iteration of a training loop: batches loaded serially with the steps.
+stream = DataLoader(mnist, batch_size=64, shuffle=True)  # expected-hint HARP501
+
+model = torch.nn.Linear(784, 10).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, _ in train_loader:
+    opt.zero_grad()
+    model(x.view(-1, 784).to(device)).sum().backward()
+    opt.step()
+batches = iter(stream)
+for step in range(1000):
+    x, y = next(batches)
+    opt.zero_grad()
+    torch.nn.functional.cross_entropy(model(x.view(-1, 784).to(device)), y.to(device)).backward()
+    opt.step()
+print(fixed.shape, fixed_too.shape)
