@@ -201,6 +201,32 @@ def per_step(op: ir.Operation, hot) -> Context | None:
 _TF_TRAINING = ("apply_gradients", "minimize", "train_on_batch")
 
 
+#: calls that take gradients: autograd's backward, an optimizer's step (PyTorch, TF)
+_TRAINING_METHODS = ("backward", "step", "minimize", "apply_gradients")
+#: functions that run a backward pass through what they are given (and need its graph)
+_GRADIENT_FUNCTIONS = ("torch.autograd.grad", "torch.autograd.backward")
+
+
+def runs_backward(op: ir.Operation) -> bool:
+    """A call that trains or takes gradients: `backward()`, an optimizer's step, or
+    `torch.autograd.grad` (a gradient penalty, an input's gradient, MAML's fast weights)."""
+    return op.name == "host.call" and (string_attr(op, "method") in _TRAINING_METHODS or
+                                       string_attr(op, "qualname") in _GRADIENT_FUNCTIONS)
+
+
+def differentiates(region: ir.Operation, depth: int = 2) -> bool:
+    """Whether running `region` takes gradients (`runs_backward`), in it or in the
+    program's functions it calls (`depth` levels): a module whose `forward` runs its own
+    meta-update (MAML), a `finetune()` helper."""
+    for op in walk(region):
+        if runs_backward(op):
+            return True
+        if depth > 0 and op.name == "host.call" and any(
+                differentiates(f, depth - 1) for f in called_functions(op)):
+            return True
+    return False
+
+
 def trains(loop: ir.Operation, depth: int = 2) -> bool:
     """Whether an iteration of `loop` runs a training step: `backward()` or an optimizer's
     `step()` (TensorFlow: `apply_gradients`, `minimize`, Keras' `train_on_batch` or `fit`),

@@ -45,36 +45,13 @@ from harp_ir.codemods import unproved as codemods_unproved
 from harp_ir.rules import Fix, HintSpec, Rule
 
 HINT = "HARP303"
-_TRAINING_METHODS = ("backward", "step", "minimize", "apply_gradients")
-#: functions that run a backward pass through what they are given (and need its graph)
-_GRADIENT_FUNCTIONS = ("torch.autograd.grad", "torch.autograd.backward")
-
-
-def _runs_backward(op) -> bool:
-    """A call that trains or takes gradients: `backward()`, an optimizer's step, or
-    `torch.autograd.grad` (a gradient penalty, an input's gradient)."""
-    return op.name == "host.call" and (string_attr(op, "method") in _TRAINING_METHODS or
-                                       string_attr(op, "qualname") in _GRADIENT_FUNCTIONS)
-
-
-def _differentiates(region, depth: int = 2) -> bool:
-    """Whether running `region` takes gradients: a `backward()`, an optimizer's step or
-    `torch.autograd.grad`, in it or in the program's functions it calls (`depth` levels):
-    a module whose `forward` runs its own meta-update (MAML), a `finetune()` helper."""
-    for op in walk(region):
-        if _runs_backward(op):
-            return True
-        if depth > 0 and op.name == "host.call" and any(
-                _differentiates(f, depth - 1) for f in called_functions(op)):
-            return True
-    return False
 
 
 def _differentiates_when_called(call) -> bool:
     """Whether the forward a call runs takes gradients itself (a meta-learner's `forward`
     with its inner updates and `backward()`): autograd is what it needs, whatever it
     returns."""
-    return call.name == "host.call" and any(_differentiates(f, 1) for f in
+    return call.name == "host.call" and any(callgraph.differentiates(f, 1) for f in
                                             called_functions(call))
 
 
@@ -97,7 +74,7 @@ def run(module, pass_=None) -> None:
         if loop is None or any(loop == r for r in reported) or autograd.grad_disabled(op):
             continue
         body = list(walk(loop))
-        if _differentiates(loop) or _backward_after(loop):
+        if callgraph.differentiates(loop) or _backward_after(loop):
             continue
         if all(autograd.parameterless(o) for o in body if autograd.calls_module(o)):
             continue  # no parameter for autograd to record a graph through
@@ -290,7 +267,8 @@ def _backward_after(loop) -> bool:
                     tainted.add(string_attr(o, "name"))
                 else:
                     tainted.discard(string_attr(o, "name"))
-            elif (_runs_backward(o) or o.name == "hostcf.return" and _model_method(o)) and \
+            elif (callgraph.runs_backward(o) or
+                  o.name == "hostcf.return" and _model_method(o)) and \
                     any(reads_names(v, tainted) for v in o.operands):
                 return True
     return False

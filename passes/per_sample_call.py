@@ -9,7 +9,8 @@ When the calls are independent (no call's input comes from an earlier call, and 
 arguments do not change in the loop: `h = cell(x[:, t], h)` carries state and is not
 reported), one batched call does the same work at once. A loop that trains (backward or an
 optimizer step per iteration) is not reported: each call sees the weights the previous update
-left.
+left; nor one that takes each call's own gradient (`torch.autograd.grad`, MAML's per-task
+fast weights), which one batched call cannot give.
 
 A Keras model's `predict(x)` with `x` the element of a minibatch the loop walks (`for
 state, action, reward, next_state, done in minibatch`) is reported here, not as HARP404,
@@ -44,7 +45,7 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
-from harp_ir.callgraph import trains
+from harp_ir.callgraph import differentiates, trains
 from harp_ir.passes.keras_call_in_loop import independent_predict
 from harp_ir.rules import HintSpec, Rule
 
@@ -181,8 +182,9 @@ def run(module, pass_=None) -> None:
             example, step, others = True, 0, args[:at] + args[at + 1:]
             model = value_name(op.operands[0]) or "the model"
         changed = loop_mutates(loop)
-        if (example or step) and trains(loop):
-            continue  # each call sees the weights the previous iteration's update left
+        if (example or step) and (trains(loop) or differentiates(loop)):
+            continue  # each call sees the weights the previous iteration's update left,
+            # or its own gradient is taken (MAML's per-task fast weights)
         if not (example or step) or not all(
                 invariant_in(v, loop, clobbered=changed) for v in others):
             continue  # another argument changes in the loop (a state `h` it carries)

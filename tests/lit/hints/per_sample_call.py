@@ -98,3 +98,11 @@ for i in range(len(batch)):
 with torch.no_grad():
     for n, row in enumerate(batch):
         y = model(batch[n])  # expected-hint HARP403
+
+# Near miss: each call's own gradient is taken in the loop (MAML's per-task fast weights):
+# one batched call would give one gradient for all the tasks.
+tasks = torch.randn(32, 16, 4)
+for i in range(tasks.shape[0]):
+    task_loss = model(tasks[i]).pow(2).mean()
+    grads = torch.autograd.grad(task_loss, list(model.parameters()))
+    print(sum(g.norm() for g in grads))
