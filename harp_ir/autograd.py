@@ -233,8 +233,10 @@ def loads_reading(store: ir.Operation, scripts: bool = False) -> list[ir.Operati
     scope, name = enclosing_scope(store), string_attr(store, "name")
     ops = [o for o in walk(scope) if o.name in ("host.load", "host.store")
            and string_attr(o, "name") == name]
-    if any(not same_op(enclosing_scope(o), scope) for o in ops):
+    nested = {enclosing_scope(o) for o in ops if not same_op(enclosing_scope(o), scope)}
+    if any(not _binds_locally(f, name) for f in nested):
         return None  # read or written by a nested function
+    ops = [o for o in ops if same_op(enclosing_scope(o), scope)]
     if scope.name == "host.module" and not (scripts and len(sharing(scope)) == 1) or \
             string_attr(store, "scope") in ("global", "nonlocal"):
         return None  # a global: other functions may read it
@@ -261,6 +263,16 @@ def loads_reading(store: ir.Operation, scripts: bool = False) -> list[ir.Operati
             elif not _rebound_before(o, rebinding):
                 found.append(o)
     return found
+
+
+@analysis.per_run()
+def _binds_locally(func: ir.Operation, name: str) -> bool:
+    """Whether the function `func` assigns `name` without declaring it global or
+    nonlocal: then every read of it there is its own local (`out` in a helper beside a
+    script's `out`)."""
+    return func.name == "host.func" and any(
+        o.name == "host.store" and string_attr(o, "name") == name and
+        not string_attr(o, "scope") and same_op(enclosing_scope(o), func) for o in walk(func))
 
 
 def _rebound_before(load: ir.Operation, rebinding: list[ir.Operation]) -> bool:
@@ -564,16 +576,25 @@ def trains(key: tuple, optimized: set[tuple]) -> bool:
 
 
 def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,
-                  visiting: frozenset = frozenset()) -> str:
+                  visiting: frozenset = frozenset(), given: tuple = ()) -> str:
     """Whether `value` carries no gradient towards a trained parameter: "proved" (built
-    from constants, data and modules no optimizer holds), "speculated" (it also comes from
-    code harp cannot see, taken to be data: a replay memory's `sample()`), or "no". A
-    name's stores are each asked once along a path (`z = z.cuda()` adds no new source)."""
+    from constants, data a loader yields, and modules no optimizer holds), "speculated"
+    (it also comes from code harp cannot see, taken to be data: a replay memory's
+    `sample()`), or "no". A name's stores are each asked once along a path (`z = z.cuda()`
+    adds no new source). What a function of the program returns is followed with its
+    parameters taken as the arguments the call gives (`given`: the functions being
+    followed, whose arguments were asked at the call)."""
     op = producer(value)
-    if depth > 8:
+    if depth > 16:
         return "speculated"
+    if analysis.loader_batch_place(value) is not None:
+        return "proved"  # a batch a data loader collates from its dataset
+    if op is not None and (op.name == "host.compare" or op.name == "host.load" and
+                           string_attr(op, "qualname")) or \
+            analysis.value_kind(value) in ("scalar", "library"):
+        return "proved"  # a truth value, a library's module or function, a Python number
     if op is None:  # a block argument: a loop variable or a parameter
-        return "speculated"
+        return "proved" if _given_parameter(value, given) else "speculated"
     name = op.name
     if name == "host.constant":
         return "proved"
@@ -583,7 +604,8 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,
             return "speculated"
         fresh = [s for s in stores if s not in visiting]
         return weakest([gradient_free(s.operands[0], optimized, depth + 1,
-                                      visiting | set(fresh)) for s in fresh] + ["proved"])
+                                      visiting | set(fresh), given) for s in fresh] +
+                       ["proved"])
     if name == "host.call":
         callee = producer(op.operands[0])
         if callee is not None and string_attr(callee, "harp.kind") == "module" or \
@@ -591,7 +613,7 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,
             key = module_key(op.operands[0])
             if key is None or trains(key, optimized):
                 return "no"
-            return weakest([gradient_free(v, optimized, depth + 1, visiting)
+            return weakest([gradient_free(v, optimized, depth + 1, visiting, given)
                              for v in list(op.operands)[1:]] + ["proved"])
         method = string_attr(op, "method")
         qualname = string_attr(op, "qualname")
@@ -599,20 +621,44 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,
         if method in known.detached_methods or string_attr(op, "effect") == "random" or \
                 qualname in known.fresh_allocations:
             return "proved"  # a host value, or a fresh draw or allocation
-        if qualname.startswith("torch.") or (callee is not None and
-                                             callee.name == "host.getattr"):
+        funcs = [] if qualname.startswith("torch.") else analysis.called_functions(op)
+        if funcs:  # a function of the program (`util.imgs_resize(x_, 286)`)
+            returned = analysis.returned_values(op)
+            arguments = weakest([gradient_free(v, optimized, depth + 1, visiting, given)
+                                 for v in list(op.operands)[1:]] + ["proved"])
+            if not returned or arguments == "no":
+                return "speculated" if not returned else "no"
+            inner = given + tuple(funcs) if arguments == "proved" else given
+            return weakest([arguments] + [gradient_free(r, optimized, depth + 1, visiting,
+                                                        inner) for r in returned])
+        if qualname or (callee is not None and callee.name == "host.getattr"):
+            # a library's call or a method: gradients come only from what it is given
             receiver = [callee.operands[0]] if callee is not None and \
                 callee.name == "host.getattr" else []
-            return weakest([gradient_free(v, optimized, depth + 1, visiting)
+            return weakest([gradient_free(v, optimized, depth + 1, visiting, given)
                              for v in receiver + list(op.operands)[1:]] + ["proved"])
         return "speculated"
     if (element := analysis.packed_element(value)) is not None:  # `x, z = x.cuda(), z.cuda()`
-        return gradient_free(element, optimized, depth + 1, visiting)
-    if name in ("host.binop", "host.unop", "host.getitem", "host.unpack", "host.tuple",
-                "host.list", "host.getattr", "host.compare"):
-        return weakest([gradient_free(v, optimized, depth + 1, visiting) for v in op.operands]
-                        + ["proved"])
+        return gradient_free(element, optimized, depth + 1, visiting, given)
+    if name == "host.getitem":  # an index carries no gradient into what it selects
+        return gradient_free(op.operands[0], optimized, depth + 1, visiting, given)
+    if name in ("host.binop", "host.unop", "host.unpack", "host.tuple", "host.list",
+                "host.getattr"):
+        return weakest([gradient_free(v, optimized, depth + 1, visiting, given)
+                        for v in op.operands] + ["proved"])
     return "speculated"
+
+
+def _given_parameter(value: ir.Value, given: tuple) -> bool:
+    """Whether `value` is a parameter of one of the functions `given` whose call passed
+    gradient-free arguments; a method's `self` is not (its attributes may be trained
+    tensors the call never passed)."""
+    block = value.owner
+    func = block.owner if isinstance(block, ir.Block) else None
+    if func is None or func.name != "host.func" or not any(same_op(func, f) for f in given):
+        return False
+    is_method = func.parent is not None and func.parent.name == "host.class"
+    return not (is_method and value.arg_number == 0)
 
 
 def weakest(answers: list[str]) -> str:
