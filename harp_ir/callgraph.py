@@ -16,7 +16,7 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from harp_ir import autograd, notebook
+from harp_ir import autograd, catalogue, notebook
 from harp_ir.analysis import (
     RARE,
     SESSION_RUN,
@@ -466,11 +466,14 @@ def _trains_in_own_loop(func: ir.Operation) -> bool:
                not few_iterations(o) for o in walk(func))
 
 
-def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | None:
+def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
+                    ) -> list[ir.Operation] | None:
     """The loops that iterate `value` (a data loader): `for x in loader`, through
     `enumerate`/`tqdm`/`zip`, locals, and functions of the program it is passed to (up to
     `depth` calls: `test(model, test_loader)`); None when it goes somewhere this cannot
-    follow (an attribute, a container, unknown code)."""
+    follow (an attribute, a container, unknown code). Given `runs`, a library runner the
+    catalogue knows (`evaluator.run(val_loader)`) is followed too: (its call, the role it
+    runs the loader in) is added to `runs`."""
     found: list[ir.Operation] = []
     work, seen = [value], 0
     while work:
@@ -503,11 +506,15 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
                     continue
                 if qualname == "builtins.len":  # `len(loader)`: a size, not an iteration
                     continue
+                role = runner_role(op, use.operand_number) if runs is not None else None
+                if role is not None:
+                    runs.append((op, role))
+                    continue
                 func = called_function(op) if depth > 0 else None
                 param = _parameter_for(func, op, use.operand_number) if func else None
                 if param is None:
                     return None
-                inner = loops_iterating(param, depth - 1)
+                inner = loops_iterating(param, depth - 1, runs)
                 if inner is None:
                     return None
                 found += inner
@@ -536,6 +543,73 @@ def loops_iterating(value: ir.Value, depth: int = 2) -> list[ir.Operation] | Non
             else:
                 return None
     return found
+
+
+def runner_role(call: ir.Operation, place: int) -> str | None:
+    """The role ("train", "evaluate", "") in which the library runner `call` runs the data
+    loader it is given as operand `place`, when the catalogue knows the runner: the method
+    called on an object made by a library call (`evaluator = create_supervised_evaluator(
+    model)`, then `evaluator.run(loader)`), or a library call itself; None otherwise."""
+    callee = producer(call.operands[0])
+    if callee is None or callee.name != "host.getattr":
+        return None
+    made = definition(callee.operands[0], enclosing_scope(callee))
+    if made is None and (load := producer(callee.operands[0])) is not None and \
+            load.name == "host.load":
+        made = _bound_once_outside(load)  # a closure's read: `evaluator` of the trainer
+    maker = _made_by(made) if made is not None and made.name == "host.call" else ""
+    method = called_function(call)
+    if not maker and method is not None and method.parent is not None and \
+            method.parent.name == "host.class":  # the program's class that defines it
+        module = host_module(method)
+        maker = f"{string_attr(module, 'sym_name')}.{string_attr(method.parent, 'sym_name')}"
+    if not maker:
+        return None
+    keyword = strings_attr(call, "kwnames")[place - 1]
+    return catalogue.load().loader_role(maker, string_attr(callee, "attr"), place - 1,
+                                         keyword)
+
+
+def runs_library_training(call: ir.Operation) -> bool:
+    """Whether `call` hands a library runner the data it trains on (`trainer.run(loader)`
+    of an engine `create_supervised_trainer` made, `trainer.fit(model, loader)`)."""
+    return call.name == "host.call" and any(
+        runner_role(call, place) == "train" for place in range(1, len(call.operands)))
+
+
+def _made_by(call: ir.Operation) -> str:
+    """The qualified name of what `call` calls: a library's (its qualname), or a function
+    or class of the program (its module's dotted name and its own: a library analysed as
+    the program, `ignite.engine.create_supervised_evaluator`)."""
+    qualname = string_attr(call, "qualname")
+    if qualname:
+        return qualname
+    func = called_function(call)
+    if func is None:
+        return ""
+    name, owner = string_attr(func, "sym_name"), func.parent
+    if name == "__init__" and owner is not None and owner.name == "host.class":
+        name = string_attr(owner, "sym_name")  # `Model(...)` runs `Model.__init__`
+    module = host_module(func)
+    return f"{string_attr(module, 'sym_name')}.{name}" if module is not None else ""
+
+
+def _bound_once_outside(load: ir.Operation) -> ir.Operation | None:
+    """What a nested function's read of a name its own function never binds reads: the
+    value of the one store of that name in an enclosing function (an event handler reading
+    the `evaluator` its trainer set up); None when bound elsewhere or more than once."""
+    name, scope = string_attr(load, "name"), enclosing_scope(load)
+    if any(o.name == "host.store" and string_attr(o, "name") == name and
+           same_op(enclosing_scope(o), scope) for o in walk(scope)):
+        return None
+    outer = enclosing_scope(scope) if scope.name == "host.func" else None
+    while outer is not None:
+        stores = [o for o in walk(outer) if o.name == "host.store" and
+                  string_attr(o, "name") == name and same_op(enclosing_scope(o), outer)]
+        if stores:
+            return producer(stores[0].operands[0]) if len(stores) == 1 else None
+        outer = enclosing_scope(outer) if outer.name == "host.func" else None
+    return None
 
 
 def _drawing_loop(draw: ir.Operation) -> ir.Operation | None | bool:
@@ -591,20 +665,23 @@ def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Val
 
 
 def _global_loads(store: ir.Operation) -> list[ir.Operation] | None:
-    """The reads of a module-level name bound once (`test_loader = DataLoader(...)` at the
-    top of a script): in the module and in its functions; None when rebound anywhere."""
-    module = host_module(store)
-    if module is None or not same_op(enclosing_scope(store), module):
+    """The reads of a name bound once in a script or a function (`test_loader =
+    DataLoader(...)` at the top of a script, `val_loader` of a trainer read by its event
+    handlers): in its scope and in the functions that read it from there (`global` or
+    closure reads); None when rebound anywhere it is visible."""
+    scope = enclosing_scope(store)
+    if scope.name not in ("host.module", "host.func"):
         return None
+    outer = "global" if scope.name == "host.module" else "nonlocal"
     name = string_attr(store, "name")
     found = []
-    for o in walk(module):
+    for o in walk(scope):
         if string_attr(o, "name") != name or o.name not in ("host.load", "host.store"):
             continue
-        if o.name == "host.store" and not same_op(o, store):
+        reaches = same_op(enclosing_scope(o), scope) or string_attr(o, "scope") == outer
+        if o.name == "host.store" and not same_op(o, store) and reaches:
             return None
-        if o.name == "host.load" and (same_op(enclosing_scope(o), module) or
-                                      string_attr(o, "scope") == "global"):
+        if o.name == "host.load" and reaches:
             found.append(o)
     return found
 

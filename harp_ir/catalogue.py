@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from harp_ir.dialects.host import EFFECTS, KINDS
@@ -66,6 +66,32 @@ class Catalogue:
     blocking_methods: dict[str, frozenset[str]] = field(default_factory=dict)
     #: qualified name -> the dialect ops it lowers to, one per overload, tried in order
     graph_ops: dict[str, tuple[GraphOp, ...]] = field(default_factory=dict)
+    #: "maker.method" of a library runner -> the role ("train", "evaluate", "") of each
+    #: positional argument (`args`) and keyword it iterates as a data loader
+    loader_runners: dict[str, dict] = field(default_factory=dict)
+
+    def loader_role(self, maker: str, method: str, position: int, keyword: str
+                    ) -> str | None:
+        """The role in which `method` of an object the call `maker` made (a qualified
+        name) runs the loader it is given at `position` (or as `keyword`); None when the
+        runner is not known. A maker is matched by its package and its own name, so a
+        re-export (`poutyne.Model` of `poutyne.framework.model.Model`) is the same one."""
+        roles = self._runners.get((maker.split(".")[0], maker.rsplit(".", 1)[-1], method))
+        if roles is None:
+            return None
+        if keyword:
+            return roles.get(keyword, "")
+        args = roles.get("args", [])
+        return args[position] if position < len(args) else ""
+
+    @cached_property
+    def _runners(self) -> dict[tuple[str, str, str], dict]:
+        """`loader_runners` keyed by (package, maker's name, method)."""
+        found = {}
+        for key, roles in self.loader_runners.items():
+            maker, method = key.rsplit(".", 1)
+            found[(maker.split(".")[0], maker.rsplit(".", 1)[-1], method)] = roles
+        return found
 
     def lookup(self, qualname: str | None) -> Api | None:
         """The API `qualname` names; standalone Keras (`keras.models.Sequential`) is the
@@ -155,6 +181,7 @@ def load() -> Catalogue:
         blocking_calls=frozenset(meta.get("blocking_calls", ())),
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
         graph_ops=graph_ops,
+        loader_runners=dict(meta.get("loader_runners", {})),
     )
 
 

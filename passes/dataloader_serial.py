@@ -253,8 +253,9 @@ def run(module, pass_=None) -> None:
     if any(o.name == "host.call" and string_attr(o, "method") in TRAINING_METHODS
            for o in ops):
         _report_serial_maps(ops)
-    if not any(o.name == "host.call" and string_attr(o, "method") == "backward" for o in ops):
-        return
+    if not any(o.name == "host.call" and string_attr(o, "method") == "backward" or
+               callgraph.runs_library_training(o) for o in ops):
+        return  # a program that does not train (a library's trainer run counts)
     for op in ops:
         if op.name != "host.call" or string_attr(op, "qualname") != LOADER:
             continue
@@ -302,19 +303,23 @@ def run(module, pass_=None) -> None:
                 "loading-cost", "", "high", "speculated",
                 "`num_workers=0` is set explicitly: assumed not needed (determinism, "
                 "memory, a dataset that cannot be pickled)"))
-        loops = callgraph.loops_iterating(op.result)
+        runs: list = []  # library runners handed the loader, with the role they run it in
+        loops = callgraph.loops_iterating(op.result, runs=runs)
         if loops:  # a helper of another file builds it: the training loop's file decides
             assumptions[1] = min((assumptions[1], *(accelerator(loop) for loop in loops)),
                                  key=lambda a: RISKS.index(a.risk))
-        if loops == []:
+        if loops == [] and not runs:
             assumptions.append(Assumption(
                 "loading-cost", "", "high", "speculated",
                 "nothing in the program iterates this loader"))
-        elif loops and all(callgraph.evaluation_loop(loop) for loop in loops):
+        elif loops is not None and all(callgraph.evaluation_loop(loop) for loop in loops) \
+                and all(role == "evaluate" for _, role in runs):
+            library = " or a library's evaluation run" if runs else ""
             assumptions.append(Assumption(
                 "loading-cost", "", "high", "speculated",
-                "the loader feeds only evaluation passes (its loops run no backward or "
-                "optimizer step): loaded once, or once per epoch, not on every training step"))
+                f"the loader feeds only evaluation passes (its loops run no backward or "
+                f"optimizer step{library}): loaded once, or once per epoch, not on every "
+                f"training step"))
         record_hint(op, HINT, message, assumptions)
 
 
