@@ -491,6 +491,8 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
                     return None
                 work.extend(load.result for load in loads)
             elif op.name == "host.for" and use.operand_number == 0:
+                if any(o.name == "host.yield_value" for o in walk(op)):
+                    return None  # a generator passing the batches on: its consumer decides
                 found.append(op)
             elif op.name == "host.call" and use.operand_number > 0:
                 qualname = string_attr(op, "qualname")

@@ -18,7 +18,11 @@ a few percent of a step that runs a model (the aggressive level's). And a loop o
 iteration (`attn[b, i] = self.score(h[:, b], enc[i, b])`), its other arguments unchanged by
 the loop and nothing carried between iterations, when the function runs tensor ops and
 keeps no state (`analysis.stateless_function`): each call runs its ops on one element. A
-model's `forward` called so is HARP403's.
+model's `forward` called so is HARP403's. And a loop over an episode's per-step tensors (a
+list the acting loop appends a log-probability or a value to, one per step, that carries a
+gradient towards the trained model) running several tensor ops, or a backward, per element
+(REINFORCE's and actor-critic's loss built step by step): one `torch.stack` of the list and
+vectorized ops give the same loss.
 
 Assumes: the iterations are independent (no element depends on an earlier one), which
 the refactoring to a vectorized op needs.
@@ -29,7 +33,7 @@ from __future__ import annotations
 import libcst as cst
 from torch_mlir import ir
 
-from harp_ir import callgraph, catalogue
+from harp_ir import autograd, callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     called_function,
@@ -37,7 +41,9 @@ from harp_ir.analysis import (
     does_model_work,
     element_reads,
     enclosing_loop,
+    enclosing_scope,
     holds,
+    host_module,
     in_compiled_function,
     int_attr,
     invariant_in,
@@ -45,6 +51,7 @@ from harp_ir.analysis import (
     loop_mutates,
     loop_names,
     model_forward,
+    passed_arguments,
     producer,
     record_hint,
     same_op,
@@ -310,7 +317,151 @@ def run(module, pass_=None) -> None:
             *_broadcast_assumptions(loop, var, iterable),
             *callgraph.loop_run_rate(loop),
         ])
+    _report_step_lists(module)
 
+
+
+# --- An episode's per-step tensors walked one at a time ------------------------------------
+#
+# REINFORCE and actor-critic updates keep one tensor per environment step (a log-probability,
+# a value) in a list the acting loop appends to, then build the loss in a Python loop over
+# that list: several tensor ops (and autograd nodes) per step of the episode, where stacking
+# the list once gives the same loss in a few vectorized ops.
+
+#: tensor methods a loss built per element runs (besides arithmetic and `torch.*` calls)
+_LOSS_METHODS = frozenset({"log", "exp", "sum", "mean", "expand_as", "cuda", "to", "backward",
+                           "pow", "mul", "add", "sub", "neg", "squeeze", "view", "detach"})
+
+
+def _walked_lists(loop) -> list[ir.Value]:
+    """The lists a loop walks element by element: what it iterates (through `reversed`,
+    `zip`, `enumerate` and a `[::-1]` slice), or what its body indexes with its counter
+    when it iterates `range` (`log_probs[i]` in `for i in reversed(range(len(rewards)))`)."""
+    iterable, found = loop.operands[0], []
+    work = [iterable]
+    while work:
+        value = work.pop()
+        made = producer(value)
+        qualname = string_attr(made, "qualname") if made is not None else ""
+        if made is not None and qualname in ("builtins.reversed", "builtins.zip",
+                                              "builtins.enumerate"):
+            work.extend(list(made.operands)[1:])
+        elif made is not None and made.name == "host.getitem":  # `self.data[::-1]`
+            work.append(made.operands[0])
+        elif iterated_range(value) is None:
+            found.append(value)
+    made = producer(iterable)
+    inner = made.operands[1] if made is not None and len(made.operands) == 2 and \
+        string_attr(made, "qualname") == "builtins.reversed" else iterable
+    if iterated_range(iterable) is not None or iterated_range(inner) is not None:
+        var = string_attr(loop, "target")
+        found += [op.operands[0] for op in walk(loop) if op.name == "host.getitem" and
+                  _index_is(op, var) and not tensor_valued(op.operands[0])]
+    return found
+
+
+def _appended_per_step(value, depth: int = 0) -> ir.Operation | None:
+    """The loop that appends a tensor to the list `value` on each of its iterations and runs
+    a model there (an acting loop storing each step's log-probability), when the list is a
+    local, a parameter every call passes such a list for, or an attribute (`self.data`,
+    `model.saved_actions`) added to so; None otherwise."""
+    made = producer(value)
+    if made is None or depth > 2:
+        return None
+    if made.name == "host.load":
+        passed = passed_arguments(value)
+        if passed:
+            loops = [_appended_per_step(v, depth + 1) for v, _ in passed if v is not None]
+            return loops[0] if loops and all(loop is not None for loop in loops) else None
+        stored = stored_once(made)
+        if stored is not None and producer(stored) is not None and \
+                producer(stored).name == "host.getattr":
+            return _appended_per_step(stored, depth + 1)  # `saved = model.saved_actions`
+        name, scope = string_attr(made, "name"), enclosing_scope(made)
+        adds = [o for o in walk(scope) if o.name == "host.call" and
+                string_attr(o, "method") == "append" and
+                string_attr(o, "harp.receiver") == name and same_op(enclosing_scope(o), scope)]
+    elif made.name == "host.getattr":
+        attr = string_attr(made, "attr")
+        module = host_module(made)
+        adds = [o for o in walk(module) if o.name == "host.call" and
+                string_attr(o, "method") == "append" and
+                string_attr(o, "harp.receiver").endswith("." + attr)] if module else []
+    else:
+        return None
+    for add in adds:
+        item = add.operands[1]
+        if not _holds_tensor(item, depth):
+            continue
+        for ctx in callgraph.contexts(add):
+            if does_model_work(ctx.loop):
+                return ctx.loop
+    return None
+
+
+def _holds_tensor(item, depth: int) -> bool:
+    """A tensor that carries a gradient towards a trained model (a log-probability, a
+    value estimate), alone or in a tuple or record built with it (`SavedAction(
+    m.log_prob(a), v)`, `(r, prob[a])`), or a parameter every call passes such a value
+    for (`put_data(t)`)."""
+    made = producer(item)
+    parts = [item]
+    if made is not None and made.name in ("host.tuple", "host.call"):
+        parts += list(made.operands)[(1 if made.name == "host.call" else 0):]
+    module = host_module(made) if made is not None else None
+    optimized = autograd.optimized_modules(module) if module is not None else None
+    if optimized is not None and any(
+            autograd.gradient_free(v, optimized) == "no" for v in parts):
+        return True
+    passed = passed_arguments(item) if depth < 2 else None
+    return bool(passed) and all(v is not None and _holds_tensor(v, depth + 1)
+                                for v, _ in passed)
+
+
+def _per_element_ops(loop) -> tuple[int, bool]:
+    """(the tensor ops an iteration runs, whether it runs a backward)."""
+    count, backward = 0, False
+    for op in walk(loop):
+        if op.name in ("host.binop", "host.unop"):
+            count += 1
+        elif op.name == "host.call":
+            method = string_attr(op, "method")
+            backward = backward or method == "backward"
+            if string_attr(op, "qualname").startswith("torch.") or method in _LOSS_METHODS:
+                count += 1
+    return count, backward
+
+
+def _report_step_lists(module) -> None:
+    """HARP401 for a loop over an episode's per-step tensors (see above), unless the loop
+    already holds a hint or runs a model itself (then it is a step, not an update)."""
+    for loop in walk(module):
+        if loop.name != "host.for" or "harp.hints" in loop.attributes or \
+                in_compiled_function(loop) or \
+                any(autograd.calls_module(o) for o in walk(loop)):
+            continue
+        count, backward = _per_element_ops(loop)
+        if count < 3 and not backward:
+            continue
+        for value in _walked_lists(loop):
+            steps = _appended_per_step(value)
+            if steps is None or holds(steps, loop) or holds(loop, steps):
+                continue
+            name = value_name(value) or "the list"
+            what = "a backward pass" if backward else f"{count} tensor ops"
+            message = (f"{describe_loop(loop)} walks the per-step tensors of `{name}` (one "
+                       f"appended on each iteration of {describe_loop(steps)}) one at a time, "
+                       f"running {what} per element; stack them once (`torch.stack`) and "
+                       f"compute the loss with vectorized ops over the whole episode")
+            record_hint(loop, HINT, message, [
+                Assumption("independent-iterations", describe_loop(loop), "medium",
+                           "speculated", "what carries from one element to the next (a "
+                           "discounted return) is host arithmetic, computed before stacking"),
+                Assumption("hot-loop", describe_loop(loop), "medium", "speculated",
+                           "an episode of tens of steps or more: the per-element ops cost "
+                           "about as much as acting"),
+            ], related=[steps])
+            break
 
 def _element_call(loop):
     """A call in `loop`'s own body of a method or function of the program that runs tensor

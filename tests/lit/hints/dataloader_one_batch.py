@@ -25,6 +25,15 @@ samples = DataLoader(mnist, batch_size=16)  # expected-hint@aggressive HARP501
 fixed_too = next(iter(samples))[0]
 # Drawn once per iteration of a training loop: batches loaded serially with the steps.
 stream = DataLoader(mnist, batch_size=64, shuffle=True)  # expected-hint HARP501
+# Passed on by a generator (StyleGAN2's `sample_data`): where it is consumed decides.
+endless = DataLoader(mnist, batch_size=64, shuffle=True)  # expected-hint HARP501
+
+
+def sample_data(loader):
+    while True:
+        for batch in loader:
+            yield batch
+
 
 model = torch.nn.Linear(784, 10).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -33,6 +42,12 @@ for x, _ in train_loader:
     model(x.view(-1, 784).to(device)).sum().backward()
     opt.step()
 batches = iter(stream)
+for step in range(1000):
+    x, y = next(batches)
+    opt.zero_grad()
+    torch.nn.functional.cross_entropy(model(x.view(-1, 784).to(device)), y.to(device)).backward()
+    opt.step()
+batches = sample_data(endless)
 for step in range(1000):
     x, y = next(batches)
     opt.zero_grad()
