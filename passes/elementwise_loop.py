@@ -432,6 +432,14 @@ def _per_element_ops(loop) -> tuple[int, bool]:
     return count, backward
 
 
+def _builds_loss(loop) -> bool:
+    """Whether what an iteration computes reaches a `backward()` after the loop (a policy
+    loss appended per step, then stacked and summed), followed through its function and,
+    when the loop is a script's, its top-level names."""
+    return any(op.name in ("host.binop", "host.unop", "host.call") and op.results and
+               autograd.flow(op.results[0], scripts=True).backwards for op in walk(loop))
+
+
 def _report_step_lists(module) -> None:
     """HARP401 for a loop over an episode's per-step tensors (see above), unless the loop
     already holds a hint or runs a model itself (then it is a step, not an update)."""
@@ -441,8 +449,8 @@ def _report_step_lists(module) -> None:
                 any(autograd.calls_module(o) for o in walk(loop)):
             continue
         count, backward = _per_element_ops(loop)
-        if count < 3 and not backward:
-            continue
+        if count < 3 and not backward or not backward and not _builds_loss(loop):
+            continue  # a few ops, or not a loss (a plot of each epoch's samples, GAE)
         for value in _walked_lists(loop):
             steps = _appended_per_step(value)
             if steps is None or holds(steps, loop) or holds(loop, steps):

@@ -4,7 +4,7 @@
 # nodes per step of the episode, where one `torch.stack` and vectorized ops give the same
 # loss. Three spellings: a list passed to the update, a model's attribute, a method that
 # stores each step's tuple. Near misses: the rewards (host numbers), a loop with one op per
-# element, batches appended by a loop that runs no model.
+# element, batches appended by a loop that runs no model, samples shown one by one (no loss).
 import gym
 import torch
 import torch.nn.functional as F
@@ -116,3 +116,10 @@ for _ in range(100):
     batches.append(torch.randn(64, 4))
 for b in batches:
     print((b * 2 + 1).sum().item())
+
+# Near miss: samples kept once per epoch and shown one by one: no loss is built from them.
+samples = []
+for epoch in range(100):
+    samples.append(model(torch.randn(16, 4, device=device))[0])
+for s in samples:
+    print(s.detach().sum() * 2 + 1)
