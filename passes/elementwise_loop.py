@@ -913,7 +913,9 @@ RULE = Rule(
               "tensor element as an index or a slice bound), or a recurrence over a "
               "tensor's elements (a discounted return or GAE computed step by step), or "
               "calling a function of the program that runs tensor ops and keeps no state "
-              "on one element per iteration (an attention scoring each encoder output)",
+              "on one element per iteration (an attention scoring each encoder output), or "
+              "building a loss one element at a time from an episode's per-step tensors (a "
+              "list of log-probabilities or values the acting loop appended)",
         why="each element costs a Python iteration and one or more small op launches, where one "
             "op over the tensor does the same work at once",
         refactoring="the vectorized op (a recurrence: the same arithmetic on host numbers, "
