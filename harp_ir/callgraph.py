@@ -549,9 +549,10 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
 
 def runner_role(call: ir.Operation, place: int) -> str | None:
     """The role ("train", "evaluate", "") in which the library runner `call` runs the data
-    loader it is given as operand `place`, when the catalogue knows the runner: the method
-    called on an object made by a library call (`evaluator = create_supervised_evaluator(
-    model)`, then `evaluator.run(loader)`), or a library call itself; None otherwise."""
+    loader it is given as operand `place`, when the catalogue knows the runner: a method
+    called on an object a library call made (`evaluator = create_supervised_evaluator(
+    model)`, then `evaluator.run(loader)`), or a method of the program's own class of that
+    name when the library is the program; None otherwise."""
     callee = producer(call.operands[0])
     if callee is None or callee.name != "host.getattr":
         return None

@@ -253,8 +253,8 @@ def run(module, pass_=None) -> None:
     if any(o.name == "host.call" and string_attr(o, "method") in TRAINING_METHODS
            for o in ops):
         _report_serial_maps(ops)
-    if not any(o.name == "host.call" and string_attr(o, "method") == "backward" or
-               callgraph.runs_library_training(o) for o in ops):
+    if not any(o.name == "host.call" and string_attr(o, "method") == "backward"
+               for o in ops) and not any(callgraph.runs_library_training(o) for o in ops):
         return  # a program that does not train (a library's trainer run counts)
     for op in ops:
         if op.name != "host.call" or string_attr(op, "qualname") != LOADER:
