@@ -449,12 +449,14 @@ def _report_step_lists(module) -> None:
                 any(autograd.calls_module(o) for o in walk(loop)):
             continue
         count, backward = _per_element_ops(loop)
-        if count < 3 and not backward or not backward and not _builds_loss(loop):
-            continue  # a few ops, or not a loss (a plot of each epoch's samples, GAE)
+        if count < 3 and not backward:
+            continue
         for value in _walked_lists(loop):
             steps = _appended_per_step(value)
             if steps is None or holds(steps, loop) or holds(loop, steps):
                 continue
+            if not backward and not _builds_loss(loop):
+                break  # not a loss (a plot of each epoch's samples, GAE's detached returns)
             name = value_name(value) or "the list"
             what = "a backward pass" if backward else f"{count} tensor ops"
             message = (f"{describe_loop(loop)} walks the per-step tensors of `{name}` (one "
@@ -470,6 +472,7 @@ def _report_step_lists(module) -> None:
                            "about as much as acting"),
             ], related=[steps])
             break
+
 
 def _element_call(loop):
     """A call in `loop`'s own body of a method or function of the program that runs tensor
