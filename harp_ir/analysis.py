@@ -1603,11 +1603,35 @@ def names_device(value: ir.Value) -> bool:
     const = constant_value(value)
     if const is not NOT_CONSTANT:
         return isinstance(const, str) and any(w in const.lower() for w in _DEVICE_WORDS)
+    if _bound_to_cpu(value):
+        return False  # `device = torch.device('cpu')`: a name that speaks of a device
     text = value_name(value).lower()
     op = producer(value)
     if op is not None and op.name == "host.call":
         text += string_attr(op, "qualname").lower()
     return any(w in text for w in _DEVICE_WORDS)
+
+
+def _bound_to_cpu(value: ir.Value) -> bool:
+    """Whether `value` reads a name every binding of which is the CPU: `"cpu"` or
+    `torch.device("cpu")` (a tutorial's `device = torch.device('cpu')`, with the GPU line
+    commented out), in its own scope or, for a global, in its file."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return False
+    made = definitions(value, enclosing_scope(load))
+    if not made and string_attr(load, "scope") == "global":
+        module = host_module(load)
+        made = definitions(value, module) if module is not None else []
+    return bool(made) and all(_cpu_device(m) for m in made)
+
+
+def _cpu_device(made: ir.Operation) -> bool:
+    """`"cpu"`, or `torch.device("cpu")` / `torch.device("cpu", 0)`."""
+    if made.name == "host.call" and string_attr(made, "qualname") == "torch.device":
+        args = call_arguments(made)
+        return bool(args) and constant_value(args[0][1]) == "cpu"
+    return made.name == "host.constant" and constant_value(made.result) == "cpu"
 
 
 def host_module(op: ir.Operation) -> ir.Operation | None:
