@@ -1615,14 +1615,11 @@ def names_device(value: ir.Value) -> bool:
 def _bound_to_cpu(value: ir.Value) -> bool:
     """Whether `value` reads a name every binding of which is the CPU: `"cpu"` or
     `torch.device("cpu")` (a tutorial's `device = torch.device('cpu')`, with the GPU line
-    commented out), in its own scope or, for a global, in its file."""
+    commented out), where Python's rule binds the name (`binding_scopes`)."""
     load = producer(value)
     if load is None or load.name != "host.load":
         return False
-    made = definitions(value, enclosing_scope(load))
-    if not made and string_attr(load, "scope") == "global":
-        module = host_module(load)
-        made = definitions(value, module) if module is not None else []
+    made = [m for scope in binding_scopes(load) for m in definitions(value, scope)]
     return bool(made) and all(_cpu_device(m) for m in made)
 
 

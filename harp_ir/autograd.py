@@ -626,8 +626,10 @@ def gradient_free(value: ir.Value, optimized: set[tuple], depth: int = 0,
             returned = analysis.returned_values(op)
             arguments = weakest([gradient_free(v, optimized, depth + 1, visiting, given)
                                  for v in list(op.operands)[1:]] + ["proved"])
-            if not returned or arguments == "no":
-                return "speculated" if not returned else "no"
+            if arguments == "no":
+                return "no"
+            if not returned:
+                return "speculated"  # a function that returns nothing readable
             inner = given + tuple(funcs) if arguments == "proved" else given
             return weakest([arguments] + [gradient_free(r, optimized, depth + 1, visiting,
                                                         inner) for r in returned])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from harp_ir import autograd, catalogue, notebook
+from harp_ir import analysis, autograd, catalogue, notebook
 from harp_ir.analysis import (
     RARE,
     SESSION_RUN,
@@ -564,8 +564,7 @@ def runner_role(call: ir.Operation, place: int) -> str | None:
     method = called_function(call)
     if not maker and method is not None and method.parent is not None and \
             method.parent.name == "host.class":  # the program's class that defines it
-        module = host_module(method)
-        maker = f"{string_attr(module, 'sym_name')}.{string_attr(method.parent, 'sym_name')}"
+        maker = _program_qualname(method.parent)
     if not maker:
         return None
     keyword = strings_attr(call, "kwnames")[place - 1]
@@ -590,29 +589,33 @@ def _made_by(call: ir.Operation) -> str:
     func = called_function(call)
     if func is None:
         return ""
-    name, owner = string_attr(func, "sym_name"), func.parent
-    if name == "__init__" and owner is not None and owner.name == "host.class":
-        name = string_attr(owner, "sym_name")  # `Model(...)` runs `Model.__init__`
-    module = host_module(func)
-    return f"{string_attr(module, 'sym_name')}.{name}" if module is not None else ""
+    owner = func.parent
+    if string_attr(func, "sym_name") == "__init__" and owner is not None and \
+            owner.name == "host.class":
+        return _program_qualname(owner)  # `Model(...)` runs `Model.__init__`
+    return _program_qualname(func)
+
+
+def _program_qualname(defined: ir.Operation) -> str:
+    """A function's or class's qualified name in the program: its file's dotted module
+    name and its own (`ignite.engine.create_supervised_evaluator`)."""
+    module = host_module(defined)
+    return f"{string_attr(module, 'sym_name')}.{string_attr(defined, 'sym_name')}" \
+        if module is not None else ""
 
 
 def _bound_once_outside(load: ir.Operation) -> ir.Operation | None:
     """What a nested function's read of a name its own function never binds reads: the
     value of the one store of that name in an enclosing function (an event handler reading
-    the `evaluator` its trainer set up); None when bound elsewhere or more than once."""
+    the `evaluator` its trainer set up), as `definition` finds it; None when bound
+    elsewhere or more than once."""
     name, scope = string_attr(load, "name"), enclosing_scope(load)
-    if any(o.name == "host.store" and string_attr(o, "name") == name and
-           same_op(enclosing_scope(o), scope) for o in walk(scope)):
+    if name in analysis._stores(scope):
         return None
     outer = enclosing_scope(scope) if scope.name == "host.func" else None
-    while outer is not None:
-        stores = [o for o in walk(outer) if o.name == "host.store" and
-                  string_attr(o, "name") == name and same_op(enclosing_scope(o), outer)]
-        if stores:
-            return producer(stores[0].operands[0]) if len(stores) == 1 else None
+    while outer is not None and name not in analysis._stores(outer):
         outer = enclosing_scope(outer) if outer.name == "host.func" else None
-    return None
+    return definition(load.result, outer) if outer is not None else None
 
 
 def _drawing_loop(draw: ir.Operation) -> ir.Operation | None | bool:
