@@ -2741,6 +2741,19 @@ def is_parameter(value: ir.Value, func: ir.Operation) -> bool:
         same_op(block.owner, func)
 
 
+def parameter_bound(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:
+    """The block argument of `func` that the call's operand `index` (a positional
+    argument, the callee being operand 0) binds; None for a keyword, or after a star
+    (`f(*xs, v)`: the position is not known)."""
+    args = call_arguments(call)
+    if index - 1 >= len(args) or any(k for k, _ in args[:index]):
+        return None
+    block = func.regions[0].blocks[0]
+    is_method = func.parent is not None and func.parent.name == "host.class"
+    position = index - 1 + (1 if is_method else 0)
+    return block.arguments[position] if position < len(block.arguments) else None
+
+
 def passed_arguments(value: ir.Value, defaults: bool = False
                      ) -> list[tuple[ir.Value | None, ir.Operation]] | None:
     """The argument every call in this file of the function reading the parameter `value`
@@ -3255,6 +3268,25 @@ def workflow_files(op: ir.Operation) -> list[ir.Operation]:
     if file not in groups:
         return [file] if file is not None else []
     return [m for m, r in groups.items() if r == groups[file]]
+
+
+#: what makes or runs a TF1 session: a program that calls one builds graphs, not eager ops
+_SESSION_CALLS = frozenset({SESSION_RUN, "tensorflow.compat.v1.Session",
+                            "tensorflow.compat.v1.InteractiveSession",
+                            "tensorflow.compat.v1.train.MonitoredTrainingSession"})
+
+
+def runs_tf1_sessions(op: ir.Operation) -> bool:
+    """Whether the files that run with `op`'s (`workflow_files`) make or run a TF1
+    `Session`: their TensorFlow calls build a graph that sessions run (glow's optimizer
+    module, imported by the model that the training script runs in a session)."""
+    return _sessions_in(tuple(workflow_files(op)))
+
+
+@per_run()
+def _sessions_in(files: tuple) -> bool:
+    return any(o.name == "host.call" and string_attr(o, "qualname") in _SESSION_CALLS
+               for f in files for o in walk(f))
 
 
 def enclosing_scope(op: ir.Operation) -> ir.Operation:

@@ -157,8 +157,42 @@ def _argument(call: ir.Operation, index: int, out: Flow, work: list, known) -> N
     elif qualname.startswith(("torch.", "math.")) and \
             string_attr(call, "effect") in ("pure", "view", "sync", "transfer"):
         work.extend(call.results)
-    else:
+    elif not _through_program_function(call, index, out, work):
         out.reaches.append(f"passed to `{qualname or _callee_text(call)}`")
+
+
+#: the functions of the program a question is following a value into (the innermost last)
+_FOLLOWING: list[ir.Operation] = []
+#: how many calls deep a value is followed into the program's functions
+_CALL_DEPTH = 3
+
+
+def _through_program_function(call: ir.Operation, index: int, out: Flow, work: list) -> bool:
+    """`advantages = calculate_advantages(returns, values)`: a value passed to functions
+    of the program is followed into each, from the parameter it binds; what they return
+    is taken to carry it on at the call. False (not followed) for a keyword or starred
+    argument, a call whose functions are not all known, recursion, or beyond a few calls."""
+    funcs = analysis.called_functions(call)
+    if not funcs or len(_FOLLOWING) >= _CALL_DEPTH or \
+            any(same_op(f, g) for f in funcs for g in _FOLLOWING):
+        return False
+    params = [analysis.parameter_bound(f, call, index) for f in funcs]
+    if any(p is None for p in params):
+        return False
+    for func, param in zip(funcs, params, strict=True):
+        _FOLLOWING.append(func)
+        try:
+            inner = flow(param, out.scripts)
+        finally:
+            _FOLLOWING.pop()
+        name = string_attr(func, "sym_name") or "a function"
+        out.reaches += [f"{r} in `{name}`" for r in inner.reaches]
+        out.ends += inner.ends
+        out.kept += [k for k in inner.kept if k not in out.kept]
+        out.backwards += inner.backwards
+        if inner.returns:
+            work.extend(call.results)
+    return True
 
 
 #: calls that differentiate what they are given, as `backward()` does

@@ -259,6 +259,21 @@ def training_sites(loop: ir.Operation, depth: int = 2):
             yield op
 
 
+def runs_session(region: ir.Operation, depth: int = 3) -> bool:
+    """Whether running `region` may run a TF1 graph: a `run` or `eval` method call (a
+    session's, a tensor's, a Keras backend step's; any receiver, to be safe), in it or in
+    the program's functions it calls (`depth` levels)."""
+    for op in walk(region):
+        if op.name != "host.call":
+            continue
+        if string_attr(op, "method") in ("run", "eval") or \
+                string_attr(op, "qualname") in _BACKEND_FUNCTIONS:
+            return True
+        if depth > 0 and any(runs_session(f, depth - 1) for f in called_functions(op)):
+            return True
+    return False
+
+
 #: Keras backend functions that build a callable graph step, training when given `updates`
 _BACKEND_FUNCTIONS = ("keras.backend.function", "tensorflow.keras.backend.function",
                       "tensorflow.compat.v1.keras.backend.function")
@@ -320,7 +335,10 @@ def training_work(loop: ir.Operation) -> bool:
         if trains(outer):
             return True
         inner = outer
-    return False
+    # an on-policy rollout: `train()` collects an episode step by step, then updates on it
+    func = enclosing_scope(inner)
+    return func.name == "host.func" and frequency(inner, func).kind not in RARE and \
+        trains(func)
 
 
 def workflow_trains(op: ir.Operation) -> bool:
@@ -513,7 +531,7 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
                     runs.append((op, role))
                     continue
                 func = called_function(op) if depth > 0 else None
-                param = _parameter_for(func, op, use.operand_number) if func else None
+                param = analysis.parameter_bound(func, op, use.operand_number) if func else None
                 if param is None:
                     return None
                 inner = loops_iterating(param, depth - 1, runs)
@@ -656,18 +674,6 @@ def _returned_to(op: ir.Operation, place: int) -> list[ir.Value] | None:
                 return None
             found.append(unpack.results[place])
     return found
-
-
-def _parameter_for(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:
-    """The block argument of `func` that the call's operand `index` (a positional
-    argument, the callee being operand 0) binds; None for keywords or stars."""
-    args = call_arguments(call)
-    if index - 1 >= len(args) or args[index - 1][0]:
-        return None
-    block = func.regions[0].blocks[0]
-    is_method = func.parent is not None and func.parent.name == "host.class"
-    position = index - 1 + (1 if is_method else 0)
-    return block.arguments[position] if position < len(block.arguments) else None
 
 
 def _global_loads(store: ir.Operation) -> list[ir.Operation] | None:

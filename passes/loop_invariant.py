@@ -33,6 +33,7 @@ from harp_ir.analysis import (
     loop_runs,
     receiver,
     record_hint,
+    runs_tf1_sessions,
     span,
     string_attr,
     strings_attr,
@@ -88,13 +89,22 @@ def _records_gradients(op, loop) -> bool:
                for o in walk(loop))
 
 
+def _builds_tf1_graph(op, loop) -> bool:
+    """A TensorFlow computation in a loop of a TF1 program that runs no session (an
+    optimizer's loop over the variables, building each one's update): the loop builds
+    graph nodes once, and hoisting changes the graph's size, not what a step computes
+    (Grappler merges duplicate nodes)."""
+    return string_attr(op, "harp.framework") == "tf" and runs_tf1_sessions(op) and \
+        not callgraph.runs_session(loop)
+
+
 def _findings(module) -> list[tuple]:
     """(op, loop, the stores of the chain it reads) for each invariant computation."""
     found = []
     for op in walk(module):
         loop = enclosing_loop(op) if op.name in _COMPUTATIONS else None
         if loop is None or in_compiled_function(loop) or not _candidate(op, loop) or \
-                _records_gradients(op, loop):
+                _records_gradients(op, loop) or _builds_tf1_graph(op, loop):
             continue  # (in a `tf.function`, the loop runs once, when traced, into a graph)
         users = [use.owner.operation for use in op.result.uses]
         if any(_candidate(u, loop) for u in users if u.name in _COMPUTATIONS):

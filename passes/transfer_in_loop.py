@@ -86,6 +86,9 @@ def run(module, pass_=None) -> None:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "the loop runs an inner loop (once per epoch) or a handful of times"))
+        factory = _filled_on_host(op)
+        if factory is not None:  # `torch.zeros(1, 1).cuda()`: what moving it costs is its size
+            assumptions += _small_buffer(factory)
         record_hint(op, HINT, message, assumptions)
 
 
@@ -121,10 +124,8 @@ def _made_on_host(op) -> None:
     if recv is None or not (method == "cuda" and not args or method == "to" and
                             len(args) == 1 and not args[0][0] and names_device(args[0][1])):
         return
-    factory = reaching_definition(recv, enclosing_scope(op))  # `z = torch.zeros(n)` first
-    if factory is None or factory.name != "host.call" or \
-            string_attr(factory, "qualname") not in FILLING_FACTORIES or \
-            any(k in _KEEPS_HOST or k.startswith("*") for k, _ in call_arguments(factory)):
+    factory = _filled_on_host(op)
+    if factory is None:
         return
     ctx = callgraph.per_step(op, callgraph.training_work)
     if ctx is None:
@@ -136,19 +137,37 @@ def _made_on_host(op) -> None:
     assumptions = [loop_runs(ctx.loop), ctx.on_gpu(op), *ctx.frequency_assumptions()]
     if method == "to":
         assumptions.append(device_argument(args[0][1]))
-    # the cost is the buffer's size, which the code rarely fixes: blind readers judged a
-    # vocabulary-sized output buffer (tens of MB a step) worth the change, an LSTM's
-    # initial state or a batch of attention weights (under a MB) not
-    elements = _elements(factory)
-    if elements is None or elements < _LARGE:
-        size = f"{elements:,} numbers" if elements is not None else \
-            "a buffer whose size the code does not fix"
-        assumptions.append(Assumption(
-            "step-share", made, "high", "speculated",
-            f"{size}: filling it on the host and copying it is a noticeable share of a step "
-            f"only when it holds millions of numbers (an output buffer over a vocabulary)"))
+    assumptions += _small_buffer(factory)
     record_hint(op, HINT, message, assumptions,
                 related=[ctx.site] if not same_op(ctx.site, op) else [])
+
+
+def _filled_on_host(op):
+    """The factory call (`torch.zeros(n)`, also through `z = ...` first) whose new tensor
+    the move `op` copies to the device, when it fills it on the host; else None."""
+    recv = receiver(op)
+    factory = reaching_definition(recv, enclosing_scope(op)) if recv is not None else None
+    if factory is None or factory.name != "host.call" or \
+            string_attr(factory, "qualname") not in FILLING_FACTORIES or \
+            any(k in _KEEPS_HOST or k.startswith("*") for k, _ in call_arguments(factory)):
+        return None
+    return factory
+
+
+def _small_buffer(factory) -> list[Assumption]:
+    """The cost of filling a buffer on the host and copying it is its size, which the code
+    rarely fixes: blind readers judged a vocabulary-sized output buffer (tens of MB a step)
+    worth the change, an LSTM's initial state, a batch of attention weights (under a MB) or
+    an A3C rollout's `torch.zeros(1, 1).cuda()` not."""
+    elements = _elements(factory)
+    if elements is not None and elements >= _LARGE:
+        return []
+    size = f"{elements:,} number{'' if elements == 1 else 's'}" if elements is not None \
+        else "a buffer whose size the code does not fix"
+    return [Assumption(
+        "step-share", string_attr(factory, "qualname"), "high", "speculated",
+        f"{size}: filling it on the host and copying it is a noticeable share of a step "
+        f"only when it holds millions of numbers (an output buffer over a vocabulary)")]
 
 
 def _elements(factory) -> int | None:

@@ -12,7 +12,7 @@ from torch import nn
 device = torch.device("cuda")
 model = nn.Linear(4, 2).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-weights = torch.ones(2)
+weights = torch.from_numpy(np.load("class_weights.npy"))  # two class weights
 loader = [(torch.randn(8, 4), torch.randn(8, 2)) for _ in range(100)]
 
 for epoch in range(10):

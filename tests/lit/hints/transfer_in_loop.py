@@ -11,7 +11,7 @@ steps = 500
 for step in range(steps):
     y = torch.tensor(labels)  # expected-hint HARP202
     w_dev = w.to(device)  # expected-hint HARP202
-    ones = torch.ones(64, 1).to(device)  # expected-hint HARP202
+    ones = torch.ones(64, 1).to(device)  # expected-hint@aggressive HARP202 (64 numbers: a small share of a step)
     pred = torch.from_numpy(features).to(device) @ w_dev  # expected-hint HARP202
     t = tf.convert_to_tensor(features)  # expected-hint HARP202
 
