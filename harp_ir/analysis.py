@@ -2272,6 +2272,62 @@ def _called_method(attribute: ir.Operation, call: ir.Operation) -> ir.Operation 
     return method_of(cls, string_attr(attribute, "attr")) if cls is not None else None
 
 
+@per_run()
+def _constructions(program: ir.Operation) -> list[tuple[ir.Operation, ir.Operation]]:
+    """(the class, the call) for each construction of a program class in `program`."""
+    found = []
+    for site in walk(program):
+        if site.name == "host.call":
+            made = _constructed_class(site, host_module(site) or enclosing_scope(site))
+            if made is not None and made.name == "host.class":
+                found.append((made, site))
+    return found
+
+
+@per_run()
+def stored_functions(cls: ir.Operation, name: str) -> list[ir.Operation]:
+    """The functions of the program that `self.name(...)` in a method of `cls` runs when
+    `cls` (or a base) stores a function in that attribute instead of defining the method:
+    `self.get_batch = get_batch` in `__init__`, from the parameter every construction of
+    `cls` or a subclass passes a program function for (by position or keyword: a trainer
+    given its batch sampler), or a function of the program named directly. [] when any
+    store or any construction gives something else."""
+    stores = [o for c in [cls, *base_classes(cls)] for m in class_methods(c).values()
+              for o in walk(m) if o.name == "host.setattr" and
+              string_attr(o, "attr") == name and self_class(o.operands[0]) is not None]
+    if len(stores) != 1:
+        return []
+    value = stores[0].operands[1]
+    init = enclosing_scope(stores[0])
+    load = producer(value)
+    bound = stored_once(load) if load is not None and load.name == "host.load" else None
+    if bound is None or not is_parameter(bound, init) or \
+            string_attr(init, "sym_name") != "__init__":
+        made = _function_made(definition(value, init))
+        return [made] if made is not None else []
+    position = list(bound.owner.arguments).index(bound)
+    keyword = strings_attr(init, "arg_names")[position]
+    found, instances = [], [cls, *subclasses(cls)]
+    for made, site in _constructions(program_of(init)):
+        if not any(same_op(made, c) for c in instances):
+            continue  # a sibling class's instances (`self` is never one of them)
+        if not same_op(method_of(made, "__init__"), init):
+            return []  # a subclass with an `__init__` of its own: its arguments differ
+        args = call_arguments(site)
+        positional = [v for k, v in args if not k]
+        given = next((v for k, v in args if k == keyword), None)
+        if given is None and 0 < position <= len(positional) and \
+                not any(k.startswith("*") for k, _ in args):
+            given = positional[position - 1]
+        func = _function_made(definition(given, enclosing_scope(site))) \
+            if given is not None else None
+        if func is None:
+            return []
+        if not any(same_op(func, f) for f in found):
+            found.append(func)
+    return found
+
+
 def method_of(cls: ir.Operation, name: str, depth: int = 0) -> ir.Operation | None:
     """The method `name` of a program class, its own or inherited from a base class of the
     program (in another file too), bases searched left to right."""
@@ -2336,6 +2392,8 @@ def called_functions(call: ir.Operation) -> list[ir.Operation]:
         return found
     name = string_attr(callee, "attr")
     owner = self_class(callee.operands[0])
+    if not found and owner is not None:  # `self.get_batch(...)`: a function it was given
+        found = stored_functions(owner, name)
     if owner is not None:
         classes = subclasses(owner)
     elif not found:
