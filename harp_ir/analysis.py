@@ -178,6 +178,8 @@ def describe_loop(loop: ir.Operation) -> str:
     """A loop as a message names it: "the `for epoch` loop (line 8)"."""
     where = span(loop.location)
     line = f" (line {where.line})" if where else ""
+    if "harp.runner" in loop.attributes:  # a library runner's (`harp_ir.library_loops`)
+        return f"the loop over batches in `{string_attr(loop, 'harp.runner')}(...)`{line}"
     if loop.name == "host.for":
         return f"the `for {string_attr(loop, 'target')}` loop{line}"
     return f"the `while` loop{line}"
@@ -192,8 +194,10 @@ def record_hint(op: ir.Operation, hint_id: str, message: str,
     program (the call in the loop that runs a helper's statement), kept as
     `related = [{file, span}]`. A hint in code the program as written never runs rests on
     a high-risk speculation that it does (`callgraph.never_runs`)."""
-    from harp_ir import callgraph
+    from harp_ir import callgraph, library_loops
 
+    if library_loops.synthetic(op):
+        return  # a library's loop as harp models it: no code of the program to change
     unreached = callgraph.never_runs(op)
     if unreached is not None:
         assumptions = [*assumptions, unreached]
@@ -2073,6 +2077,22 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
         if func is not None:
             return func
     return _instance_call(call)
+
+
+def call_qualname(call: ir.Operation) -> str:
+    """The library name a call calls: its `qualname`, or, when the frontend could not
+    know it yet, the import its callee's name is bound to where it is read (a class's
+    method calling `Variable(...)` that the script imports further down, under `if
+    __name__ == "__main__":`)."""
+    known = string_attr(call, "qualname")
+    callee = producer(call.operands[0]) if call.operands else None
+    if known or callee is None or callee.name != "host.load":
+        return known
+    for scope in binding_scopes(callee):
+        made = definition(call.operands[0], scope)
+        if made is not None and made.name == "host.import":
+            return string_attr(made, "qualname")
+    return ""
 
 
 def binding_scopes(load: ir.Operation) -> list[ir.Operation]:

@@ -187,8 +187,7 @@ def _through_program_function(call: ir.Operation, index: int, out: Flow, work: l
             _FOLLOWING.pop()
         name = string_attr(func, "sym_name") or "a function"
         out.reaches += [f"{r} in `{name}`" for r in inner.reaches]
-        out.ends += inner.ends
-        out.kept += [k for k in inner.kept if k not in out.kept]
+        out.ends += inner.ends  # (a list it fills is its own, dropped when it returns)
         out.backwards += inner.backwards
         if inner.returns:
             work.extend(call.results)

@@ -571,6 +571,19 @@ def runner_role(call: ir.Operation, place: int) -> str | None:
     called on an object a library call made (`evaluator = create_supervised_evaluator(
     model)`, then `evaluator.run(loader)`), or a method of the program's own class of that
     name when the library is the program; None otherwise."""
+    found = runner_maker(call)
+    if found is None:
+        return None
+    keyword = strings_attr(call, "kwnames")[place - 1]
+    return catalogue.load().loader_role(found[1], string_attr(producer(call.operands[0]),
+                                                              "attr"), place - 1, keyword)
+
+
+def runner_maker(call: ir.Operation) -> tuple[ir.Operation | None, str] | None:
+    """For `obj.method(...)`: (the call that made `obj`, its qualified name), when a call
+    of a library or of the program made it (`evaluator = create_supervised_evaluator(
+    model)`; a closure's read of it too), or (None, the class's name) when `method` is a
+    method of the program's own class (the library analysed as the program); else None."""
     callee = producer(call.operands[0])
     if callee is None or callee.name != "host.getattr":
         return None
@@ -579,15 +592,13 @@ def runner_role(call: ir.Operation, place: int) -> str | None:
             load.name == "host.load":
         made = _bound_once_outside(load)  # a closure's read: `evaluator` of the trainer
     maker = _made_by(made) if made is not None and made.name == "host.call" else ""
+    if maker:
+        return made, maker
     method = called_function(call)
-    if not maker and method is not None and method.parent is not None and \
+    if method is not None and method.parent is not None and \
             method.parent.name == "host.class":  # the program's class that defines it
-        maker = _program_qualname(method.parent)
-    if not maker:
-        return None
-    keyword = strings_attr(call, "kwnames")[place - 1]
-    return catalogue.load().loader_role(maker, string_attr(callee, "attr"), place - 1,
-                                         keyword)
+        return None, _program_qualname(method.parent)
+    return None
 
 
 def runs_library_training(call: ir.Operation) -> bool:

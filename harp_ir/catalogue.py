@@ -55,6 +55,8 @@ class Catalogue:
     container_mutators: frozenset[str] = frozenset()
     #: calls whose result runs the module passed first (`nn.DataParallel(model)`)
     module_wrappers: frozenset[str] = frozenset()
+    #: calls that return the tensor they are given (`Variable(t)`)
+    tensor_wrappers: frozenset[str] = frozenset()
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
@@ -69,6 +71,9 @@ class Catalogue:
     #: "maker.method" of a library runner -> the role ("train", "evaluate", "") of each
     #: positional argument (`args`) and keyword it iterates as a data loader
     loader_runners: dict[str, dict] = field(default_factory=dict)
+    #: "maker.method" of a library runner -> the loops it runs a function of the program
+    #: in, once per batch (see `[harp.step_runners]`)
+    step_runners: dict[str, list] = field(default_factory=dict)
 
     def loader_role(self, maker: str, method: str, position: int, keyword: str
                     ) -> str | None:
@@ -76,7 +81,7 @@ class Catalogue:
         name) runs the loader it is given at `position` (or as `keyword`); None when the
         runner is not known. A maker is matched by its package and its own name, so a
         re-export (`poutyne.Model` of `poutyne.framework.model.Model`) is the same one."""
-        roles = self._runners.get((maker.split(".")[0], maker.rsplit(".", 1)[-1], method))
+        roles = self._runners.get(_runner_key(f"{maker}.{method}"))
         if roles is None:
             return None
         if keyword:
@@ -84,14 +89,19 @@ class Catalogue:
         args = roles.get("args", [])
         return args[position] if position < len(args) else ""
 
+    def step_loops(self, maker: str, method: str) -> list[dict]:
+        """The loops in which `method` of an object the call `maker` made runs functions
+        of the program once per batch (matched as `loader_role` matches); [] when none."""
+        return self._keyed(self.step_runners).get(_runner_key(f"{maker}.{method}"), [])
+
     @cached_property
     def _runners(self) -> dict[tuple[str, str, str], dict]:
         """`loader_runners` keyed by (package, maker's name, method)."""
-        found = {}
-        for key, roles in self.loader_runners.items():
-            maker, method = key.rsplit(".", 1)
-            found[(maker.split(".")[0], maker.rsplit(".", 1)[-1], method)] = roles
-        return found
+        return self._keyed(self.loader_runners)
+
+    @staticmethod
+    def _keyed(table: dict) -> dict:
+        return {_runner_key(key): value for key, value in table.items()}
 
     def lookup(self, qualname: str | None) -> Api | None:
         """The API `qualname` names; standalone Keras (`keras.models.Sequential`) is the
@@ -175,6 +185,7 @@ def load() -> Catalogue:
         views=_catalogued(apis, "views", meta.get("views", ())),
         container_mutators=frozenset(meta.get("container_mutators", ())),
         module_wrappers=frozenset(meta.get("module_wrappers", ())),
+        tensor_wrappers=frozenset(meta.get("tensor_wrappers", ())),
         pacing_calls=frozenset(meta.get("pacing_calls", ())),
         thread_starters=frozenset(meta.get("thread_starters", ())),
         pacing_methods=frozenset(meta.get("pacing_methods", ())),
@@ -182,7 +193,15 @@ def load() -> Catalogue:
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
         graph_ops=graph_ops,
         loader_runners=dict(meta.get("loader_runners", {})),
+        step_runners=dict(meta.get("step_runners", {})),
     )
+
+
+def _runner_key(key: str) -> tuple[str, str, str]:
+    """"pkg.sub.Maker.method" as (package, maker's own name, method): a maker re-exported
+    elsewhere in its package (`poutyne.Model`) is the same one."""
+    maker, method = key.rsplit(".", 1)
+    return maker.split(".")[0], maker.rsplit(".", 1)[-1], method
 
 
 @cache

@@ -133,9 +133,11 @@ def analyze_module(module: ir.Module) -> list[Hint]:
     """Run every hint pass. The module is verified once: the analysis passes only add
     attributes, so verifying after each of them (harp-opt's default) would be wasted."""
     from harp_ir.analysis import cached_walks
+    from harp_ir.library_loops import model_library_loops
     from harp_ir.passes import analysis_pipeline
     from harp_ir.pipeline import build
 
+    model_library_loops(module)
     module.operation.verify()
     with cached_walks():
         build(list(analysis_pipeline()), verify_each=False).run(module.operation)

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from harp_ir import callgraph
+from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     binding_scopes,
     call_arguments,
+    call_qualname,
     constant_value,
     describe_loop,
     enclosing_loop,
@@ -147,6 +148,10 @@ def _filled_on_host(op):
     the move `op` copies to the device, when it fills it on the host; else None."""
     recv = receiver(op)
     factory = reaching_definition(recv, enclosing_scope(op)) if recv is not None else None
+    wrappers = catalogue.load().tensor_wrappers
+    while factory is not None and factory.name == "host.call" and \
+            call_qualname(factory) in wrappers and factory.operands[1:]:
+        factory = producer(factory.operands[1])  # `Variable(torch.zeros(n)).cuda()`
     if factory is None or factory.name != "host.call" or \
             string_attr(factory, "qualname") not in FILLING_FACTORIES or \
             any(k in _KEEPS_HOST or k.startswith("*") for k, _ in call_arguments(factory)):

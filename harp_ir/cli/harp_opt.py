@@ -23,6 +23,7 @@ from harp_ir.diagnostics import format_mlir_error
 from harp_ir.dialects.host import escaped_is_utf8, location_is_utf8
 from harp_ir.frontend.lower import lower_source
 from harp_ir.frontend.source import FrontendError, decode_source
+from harp_ir.library_loops import model_library_loops
 from harp_ir.passes import passes
 from harp_ir.pipeline import PipelineError, pipeline_elements
 
@@ -102,6 +103,7 @@ def process(text: str, name: str, elements: list[str], args) -> str:
     """Parse (or lower) one chunk, run the pipeline, return the printed module."""
     if name.endswith(".py"):
         module = lower_source(text, name)
+        model_library_loops(module)  # the loops library runners run, as `harp analyze` sees
     else:
         _check_op_names(text, name)
         module = ir.Module.parse(text)

@@ -152,3 +152,38 @@ def test_a_list_naming_an_unknown_api_is_an_error():
 
     with pytest.raises(ValueError, match="views names APIs it does not list"):
         _catalogued(CAT.apis, "views", ["torch.Tensor.veiw"])
+
+
+def test_step_runner_loops_are_well_formed():
+    """Each modelled loop says where its step and batches are, what the step is called with
+    and what of its result the runner backpropagates, in the words `library_loops` reads."""
+    assert {"torchnet.engine.Engine.train", "ignite.engine.Engine.run",
+            "pytorch_lightning.Trainer.fit"} <= set(CAT.step_runners)
+    for key, loops in CAT.step_runners.items():
+        for loop in loops:
+            assert set(loop) <= {"step", "args", "data", "backward", "no_grad"}, key
+            assert set(loop["args"]) <= {"batch", "index", "runner"}, key
+            assert loop.get("backward", "result") in ("result", "result 0"), key
+            assert ("arg" in loop["step"]) != ("maker_arg" in loop["step"]), key
+            assert "keyword" in loop["step"] and set(loop["data"]) == {"arg", "keyword"}, key
+
+
+@pytest.mark.parametrize("key", sorted(CAT.step_runners))
+def test_step_runners_name_the_library_signatures(key):
+    """Each keyword must be a parameter of the method (or of the maker, for `maker_arg`)
+    at that position, or the model would read the wrong argument (checked where the
+    library is installed; torchnet's, ignite's 0.5 and Lightning's 2.4 were read by hand)."""
+    import inspect
+
+    maker, method = key.rsplit(".", 1)
+    pytest.importorskip(maker.split(".")[0])
+    cls = resolve(maker)
+    called = [p for p in inspect.signature(getattr(cls, method)).parameters if p != "self"]
+    made = [p for p in inspect.signature(cls).parameters if p != "self"]
+    for loop in CAT.step_runners[key]:
+        step, data = loop["step"], loop["data"]
+        if "maker_arg" in step:
+            assert made[step["maker_arg"]] == step["keyword"], (key, made)
+        else:
+            assert called[step["arg"]] == step["keyword"], (key, called)
+        assert called[data["arg"]] == data["keyword"], (key, called)
