@@ -1956,14 +1956,19 @@ def does_model_work(loop: ir.Operation, strict: bool = False,
                for op in walk(loop))
 
 
-def model_work_call(op: ir.Operation, strict: bool = False) -> bool:
+def model_work_call(op: ir.Operation, strict: bool = False, depth: int = 2) -> bool:
     """Whether `op` is a call that runs a model, a training step or a graph (see
-    `does_model_work`; `strict` leaves out calls of user functions and of callables of
-    unknown kind)."""
+    `does_model_work`; `strict` leaves out calls of callables of unknown kind, and of user
+    functions unless their own body does such work, `depth` calls down: a notebook's
+    `play_one_step(env, obs)` that runs the model and steps the environment)."""
     if op.name != "host.call":
         return False
     if string_attr(op, "method") in _WORK_METHODS or \
             string_attr(op, "qualname") == SESSION_RUN:
+        return True
+    if strict and depth > 0 and (func := called_function(op)) is not None and \
+            not same_op(func, enclosing_scope(op)) and \
+            any(model_work_call(o, True, depth - 1) for o in walk(func)):
         return True
     if not strict and not string_attr(op, "harp.receiver") and \
             string_attr(op, "qualname").startswith(("torch.", "tensorflow.")) and \
@@ -2074,6 +2079,11 @@ def called_function(call: ir.Operation) -> ir.Operation | None:
         return None
     for scope in binding_scopes(callee):
         func = _function_made(definition(call.operands[0], scope))
+        if func is None and scope.name == "host.module" and \
+                same_op(enclosing_scope(callee), scope):
+            # a script's or a notebook's top level, a name defined again further on (a
+            # notebook's second `play_one_step`): the definition its order reaches
+            func = _function_made(reaching_definition(call.operands[0], scope))
         if func is not None:
             return func
     return _instance_call(call)
@@ -2998,27 +3008,32 @@ def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
     """(loop, func, site): the loop `op` runs in, its own or, for a statement of a function
     of the program (`func`) with no loop of its own, a loop around a call of that function
     or of a caller, up to four calls up (`site`, the call in that loop; else `op` itself):
-    the one running it most often, every iteration first. None when it runs in no loop."""
+    the one running it most often, every iteration first, a loop of the program's training
+    work before any other (an acting helper a training loop and an evaluation loop both
+    call runs per training step). None when it runs in no loop."""
     from harp_ir import callgraph
 
     loop = enclosing_loop(op)
     if loop is not None:
         return loop, None, op
     scope = enclosing_scope(op)
-    ctx = callgraph.per_step(op, lambda loop: True) if scope.name == "host.func" else None
+    ctx = callgraph.per_step(op, callgraph.training_work) or \
+        callgraph.per_step(op, lambda loop: True) if scope.name == "host.func" else None
     return (ctx.loop, scope, ctx.site) if ctx is not None else None
 
 
-def paced(op: ir.Operation) -> Assumption | None:
+def paced(op: ir.Operation, ran_in: ir.Operation | None = None) -> Assumption | None:
     """A high-risk "hot-loop" speculation when a loop that runs `op` on every iteration
-    (its own, or one around a call of its function) also waits every iteration, on purpose
-    (`plt.pause(0.05)` to animate a plot, `time.sleep`) or for a round trip far longer
-    than a device sync (`rpc.rpc_sync`, Hugging Face `model.generate`), directly or in a
-    function of this file it calls: per-iteration costs are lost in the wait. None when
-    no such loop."""
+    (its own, or one around a call of its function; given `ran_in`, the loop a rule found
+    runs it and those around that) also waits every iteration, on purpose (`plt.pause(0.05)`
+    to animate a plot, `time.sleep`) or for a round trip far longer than a device sync
+    (`rpc.rpc_sync`, Hugging Face `model.generate`), directly or in a function of this file
+    it calls: per-iteration costs are lost in the wait. None when no such loop."""
     func = enclosing_scope(op)
-    site = call_in_loop(func) if func.name == "host.func" else None
-    for loop in loops_around(op) + (loops_around(site) if site is not None else []):
+    site = call_in_loop(func) if func.name == "host.func" and ran_in is None else None
+    loops = [ran_in, *loops_around(ran_in)] if ran_in is not None else \
+        loops_around(op) + (loops_around(site) if site is not None else [])
+    for loop in loops:
         waits = _loop_waits(loop)
         if waits:
             return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
@@ -3228,8 +3243,9 @@ def binding_store(load: ir.Operation) -> ir.Operation | None:
 
 def reaching_store(load: ir.Operation) -> ir.Operation | None:
     """The `host.store` of a load's name that reaches it in straight-line code (looking
-    out through the `if`s around it), or None when none does or a branch or loop in
-    between may rebind the name."""
+    out through the `if`s and `with`s around it, and through loops that never bind the
+    name: a notebook's loop calling the `play_one_step` its earlier cell defined), or None
+    when none does or a branch or loop in between may rebind the name."""
     name = string_attr(load, "name")
     found, at = None, load
     while found is None and at is not None:
@@ -3239,12 +3255,18 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
                 break
             if op.name == "host.store" and string_attr(op, "name") == name:
                 found = op
-            elif op.regions and any(o.name == "host.store" and
-                                    string_attr(o, "name") == name for o in walk(op)):
+            elif op.regions and _stores_name(op, name):
                 return None  # rebound in a branch or loop: which store reaches is unknown
         if found is None and at is not None:
-            at = at.parent if at.parent is not None and at.parent.name == "host.if" else None
+            parent = at.parent
+            at = parent if parent is not None and (
+                parent.name in ("host.if", "host.with") or
+                parent.name in LOOPS and not _stores_name(parent, name)) else None
     return found
+
+
+def _stores_name(op: ir.Operation, name: str) -> bool:
+    return any(o.name == "host.store" and string_attr(o, "name") == name for o in walk(op))
 
 
 def imported(op: ir.Operation, memo: dict | None = None) -> ir.Operation:

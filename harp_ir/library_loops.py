@@ -106,7 +106,14 @@ def _add_loop(call: ir.Operation, made: ir.Operation | None, spec: dict) -> int:
                                    attributes={**mark, **(attrs or {})}, regions=regions,
                                    loc=loc, ip=at or ip)
 
-    if data is None:  # batches the library finds itself (a Lightning data module)
+    source = spec["data"].get("method")
+    if data is None and source:  # `trainer.fit(model, datamodule=dm)`: dm.train_dataloader()
+        holder = _argument(call, {"keyword": "datamodule"}, "arg") or step
+        method = make("host.getattr", [holder], attrs={"attr": ir.StringAttr.get(source)})
+        data = make("host.call", [method.result], attrs={
+            "effect": ir.StringAttr.get("unknown"), "method": ir.StringAttr.get(source),
+            "kwnames": ir.ArrayAttr.get([])}).result
+    if data is None:  # batches the library finds itself
         data = make("host.constant", attrs={"kind": ir.StringAttr.get("none"),
                                              "value": ir.UnitAttr.get()}).result
     callee = producer(call.operands[0])

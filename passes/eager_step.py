@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from harp_ir import catalogue
+from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     called_functions,
@@ -68,6 +68,7 @@ def run(module, pass_=None) -> None:
             Assumption("traceable", describe_loop(loop), "medium", "speculated",
                        "the step has no Python side effects that must run eagerly"),
             loop_runs(loop),
+            *callgraph.run_rate(site, loop),  # its guards, steps beside it, an evaluation's role
         ]
         steps = steps_at_most(loop)
         if steps is not None and steps < _TRACING_PAYS_AFTER:

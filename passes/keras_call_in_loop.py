@@ -29,6 +29,7 @@ import libcst as cst
 
 from harp_ir.analysis import (
     Assumption,
+    binding_scopes,
     call_arguments,
     called_function,
     calls_of,
@@ -84,6 +85,8 @@ def _keras_value(value, scope, depth: int = 0) -> str:
     unpack = producer(value)
     if unpack is not None and unpack.name == "host.unpack":  # `self.model, w, s = build()`
         return _keras_unpacked(unpack, value.result_number, depth)
+    if unpack is not None and unpack.name == "host.load":  # a global a function reads
+        scope = next(iter(binding_scopes(unpack)), scope)
     made = definition(value, scope)
     if made is None:
         several = definitions(value, scope)  # bound in branches: each binding makes one
@@ -344,7 +347,7 @@ def run(module, pass_=None) -> None:
             loop_runs(loop),
         ]
         assumptions += run_rate(site, loop)  # its guards, and an evaluation pass's role
-        waiting = paced(op)  # a loop that draws every frame or sleeps: the call is lost in it
+        waiting = paced(op, loop)  # a loop that draws every frame or sleeps: the call is lost in it
         if waiting is not None:
             assumptions.append(waiting)
         if few_iterations(loop) or _builds_model(loop):
