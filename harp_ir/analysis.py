@@ -3025,14 +3025,17 @@ def loop_of(op: ir.Operation) -> tuple[ir.Operation, ir.Operation | None,
 def paced(op: ir.Operation, ran_in: ir.Operation | None = None) -> Assumption | None:
     """A high-risk "hot-loop" speculation when a loop that runs `op` on every iteration
     (its own, or one around a call of its function; given `ran_in`, the loop a rule found
-    runs it and those around that) also waits every iteration, on purpose (`plt.pause(0.05)`
-    to animate a plot, `time.sleep`) or for a round trip far longer than a device sync
-    (`rpc.rpc_sync`, Hugging Face `model.generate`), directly or in a function of this file
-    it calls: per-iteration costs are lost in the wait. None when no such loop."""
-    func = enclosing_scope(op)
-    site = call_in_loop(func) if func.name == "host.func" and ran_in is None else None
-    loops = [ran_in, *loops_around(ran_in)] if ran_in is not None else \
-        loops_around(op) + (loops_around(site) if site is not None else [])
+    runs it, and those around it) also waits every iteration, on purpose
+    (`plt.pause(0.05)` to animate a plot, `time.sleep`) or for a round trip far longer
+    than a device sync (`rpc.rpc_sync`, Hugging Face `model.generate`), directly or in a
+    function of this file it calls: per-iteration costs are lost in the wait. None when
+    no such loop."""
+    if ran_in is not None:
+        loops = [ran_in, *loops_around(ran_in)]
+    else:
+        func = enclosing_scope(op)
+        site = call_in_loop(func) if func.name == "host.func" else None
+        loops = loops_around(op) + (loops_around(site) if site is not None else [])
     for loop in loops:
         waits = _loop_waits(loop)
         if waits:
@@ -3044,14 +3047,21 @@ def paced(op: ir.Operation, ran_in: ir.Operation | None = None) -> Assumption | 
 
 @per_run()
 def _loop_waits(loop: ir.Operation) -> str:
-    """What a call of `loop`'s own body that runs every iteration waits on ("" if none)."""
+    """What a call of `loop`'s own body that runs every iteration waits on ("" if none). A
+    method known by name (a library environment's `render()`) paces only a loop that is
+    not the program's training work, with no `if args.render:` around it: beside training,
+    blind readers judged drawing a frame a cost of its own, not a wait that hides the
+    step's."""
+    from harp_ir import callgraph
+
     for call in walk(loop):
         if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
             continue
         waits, by_name = _waits(call, 0)
         if waits and frequency(call, loop).kind == "always" and \
-                not (by_name and any(True for _ in branches(call, loop))):
-            return waits  # (a method known by name paces only when no `if args.render:` holds it)
+                not (by_name and (any(True for _ in branches(call, loop)) or
+                                  callgraph.training_work(loop))):
+            return waits
     return ""
 
 

@@ -5,9 +5,10 @@
 # rebind the name. The acting helper of the second definition predicts one state per
 # environment step of the training loop (Keras `predict`, default level); the training
 # loop is its most frequent caller, though an evaluation loop that renders every frame
-# calls it too. Near misses: the first definition, which no loop calls after the second
-# replaced it; the per-episode training step beside the steps (its eager tape step and
-# its batched `predict` run once per episode: the aggressive level's).
+# calls it too (drawing a frame beside training does not hide the step's cost). Near
+# misses: the first definition, which no loop calls after the second replaced it; the
+# per-episode training step beside the steps (its eager tape step and its batched
+# `predict` run once per episode: the aggressive level's).
 from collections import deque
 
 import gym
@@ -44,10 +45,13 @@ def play_one_step(env, state, epsilon):
     return next_state, reward, done, info
 
 
-def training_step(batch_size):
+def sample_experiences(batch_size):
     indices = np.random.randint(len(replay_memory), size=batch_size)
-    states, actions, rewards, next_states, dones = [
-        np.array([replay_memory[i][field] for i in indices]) for field in range(5)]
+    return [np.array([replay_memory[i][field] for i in indices]) for field in range(5)]
+
+
+def training_step(batch_size):
+    states, actions, rewards, next_states, dones = sample_experiences(batch_size)
     next_Q_values = model.predict(next_states)  # expected-hint@aggressive HARP404
     target_Q_values = rewards + (1 - dones) * 0.95 * np.max(next_Q_values, axis=1)
     mask = tf.one_hot(actions, 2)
@@ -64,6 +68,7 @@ for episode in range(600):
     for step in range(200):
         epsilon = max(1 - episode / 500, 0.01)
         obs, reward, done, info = play_one_step(env, obs, epsilon)
+        env.render()  # drawing a frame beside a training step does not hide the step's cost
         if done:
             break
     if episode > 50:

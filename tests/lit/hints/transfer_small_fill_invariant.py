@@ -3,9 +3,11 @@
 # A filled buffer moved in a loop that could move it once (an A3C worker's `R =
 # torch.zeros(1, 1).cuda()` per rollout): the loop-invariant form of a buffer filled on the
 # host only to be moved. What the move costs is the buffer's size: a handful of numbers
-# per rollout is at the aggressive level only (blind readers judged four of them in a real
-# A3C worker not worth the change); a buffer of millions of numbers stays at the default
-# level, as does a loop-invariant array that is not a fresh filled buffer.
+# is at the aggressive level only (blind readers judged four of them in a real A3C worker
+# not worth the change); a buffer of millions of numbers stays at the default level in a
+# loop of training steps, as does a loop-invariant array that is not a fresh filled
+# buffer. Once per rollout (the steps run in `act`, a helper that runs the model), every
+# such copy is the aggressive level's.
 import numpy as np
 import torch
 from torch import nn
@@ -22,8 +24,8 @@ def worker(model, optimizer, env, rollouts=100000, steps=20):
     table = np.load("weights.npy")
     for rollout in range(rollouts):
         hx = torch.zeros(1, 256).cuda()  # expected-hint@aggressive HARP202
-        big = torch.zeros(2048, 1024).cuda()  # expected-hint HARP202
-        weights = torch.from_numpy(table).cuda()  # expected-hint HARP202
+        big = torch.zeros(2048, 1024).cuda()  # expected-hint@aggressive HARP202
+        weights = torch.from_numpy(table).cuda()  # expected-hint@aggressive HARP202
         values, rewards = [], []
         for step in range(steps):
             state, value, hx, reward = act(model, env, state, hx)
@@ -33,6 +35,19 @@ def worker(model, optimizer, env, rollouts=100000, steps=20):
         returns = R + torch.tensor(rewards, device=R.device).flip(0).cumsum(0).flip(0)
         loss = (torch.cat(values).squeeze(-1) - returns).pow(2).sum()
         loss = loss + (big.sum() + weights.sum()) * 0
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def train_steps(model, optimizer, batches):
+    table = np.load("weights.npy")
+    for state, target in batches:
+        big = torch.zeros(2048, 1024).cuda()  # expected-hint HARP202
+        weights = torch.from_numpy(table).cuda()  # expected-hint HARP202
+        bias = torch.zeros(1, 1).cuda()  # expected-hint@aggressive HARP202
+        value, _ = model(state.cuda(), torch.zeros(1, 256, device="cuda"))
+        loss = (value - target.cuda() + bias).pow(2).sum() + (big.sum() + weights.sum()) * 0
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -52,4 +67,6 @@ class Net(nn.Module):
 if __name__ == "__main__":
     import gym
     model = Net().cuda()
-    worker(model, torch.optim.Adam(model.parameters()), gym.make("CartPole-v1"))
+    optimizer = torch.optim.Adam(model.parameters())
+    worker(model, optimizer, gym.make("CartPole-v1"))
+    train_steps(model, optimizer, [(torch.randn(1, 4), torch.randn(1, 1)) for _ in range(10000)])
