@@ -1967,8 +1967,7 @@ def model_work_call(op: ir.Operation, strict: bool = False, depth: int = 2) -> b
             string_attr(op, "qualname") == SESSION_RUN:
         return True
     if strict and depth > 0 and (func := called_function(op)) is not None and \
-            not same_op(func, enclosing_scope(op)) and \
-            any(model_work_call(o, True, depth - 1) for o in walk(func)):
+            not same_op(func, enclosing_scope(op)) and _function_works(func, depth - 1):
         return True
     if not strict and not string_attr(op, "harp.receiver") and \
             string_attr(op, "qualname").startswith(("torch.", "tensorflow.")) and \
@@ -1986,6 +1985,12 @@ def model_work_call(op: ir.Operation, strict: bool = False, depth: int = 2) -> b
     # a callable the program was given (`model(x)` of a parameter)
     return not strict and callee.name == "host.load" and not string_attr(op, "qualname") \
         and not kind and string_attr(callee, "scope") != "builtin"
+
+
+@per_run()
+def _function_works(func: ir.Operation, depth: int) -> bool:
+    """Whether a call of the program function `func` runs model work itself (strict)."""
+    return any(model_work_call(o, True, depth) for o in walk(func))
 
 
 #: methods whose results a loop visits one parameter, buffer or submodule at a time
@@ -3276,7 +3281,13 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
 
 
 def _stores_name(op: ir.Operation, name: str) -> bool:
-    return any(o.name == "host.store" and string_attr(o, "name") == name for o in walk(op))
+    return name in _stored_names(op)
+
+
+@per_run()
+def _stored_names(op: ir.Operation) -> frozenset[str]:
+    """The names a `host.store` in `op` (a branch, a loop) binds."""
+    return frozenset(string_attr(o, "name") for o in walk(op) if o.name == "host.store")
 
 
 def imported(op: ir.Operation, memo: dict | None = None) -> ir.Operation:

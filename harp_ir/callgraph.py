@@ -579,11 +579,13 @@ def runner_role(call: ir.Operation, place: int) -> str | None:
                                                               "attr"), place - 1, keyword)
 
 
-def runner_maker(call: ir.Operation) -> tuple[ir.Operation | None, str] | None:
+def runner_maker(call: ir.Operation, own_classes: bool = True
+                 ) -> tuple[ir.Operation | None, str] | None:
     """For `obj.method(...)`: (the call that made `obj`, its qualified name), when a call
     of a library or of the program made it (`evaluator = create_supervised_evaluator(
-    model)`; a closure's read of it too), or (None, the class's name) when `method` is a
-    method of the program's own class (the library analysed as the program); else None."""
+    model)`; a closure's read of it too), or, with `own_classes`, (None, the class's name)
+    when `method` is a method of the program's own class (the library analysed as the
+    program); else None."""
     callee = producer(call.operands[0])
     if callee is None or callee.name != "host.getattr":
         return None
@@ -594,7 +596,7 @@ def runner_maker(call: ir.Operation) -> tuple[ir.Operation | None, str] | None:
     maker = _made_by(made) if made is not None and made.name == "host.call" else ""
     if maker:
         return made, maker
-    method = called_function(call)
+    method = called_function(call) if own_classes else None
     if method is not None and method.parent is not None and \
             method.parent.name == "host.class":  # the program's class that defines it
         return None, _program_qualname(method.parent)

@@ -47,7 +47,7 @@ def model_library_loops(module: ir.Module) -> int:
             if callee is None or callee.name != "host.getattr" or \
                     string_attr(callee, "attr") not in methods or SYNTHETIC in call.attributes:
                 continue
-            found = callgraph.runner_maker(call)
+            found = callgraph.runner_maker(call, own_classes=False)  # (cheap: no tables)
             if found is not None:
                 planned += [(call, found[0], spec) for spec in
                             known.step_loops(found[1], string_attr(callee, "attr"))]
