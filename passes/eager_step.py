@@ -468,7 +468,7 @@ RULE = Rule(
               "    ...\n"
               "for x, y in data:\n"
               "    step(x, y)\n",
-        assumptions=("loop-runs", "traceable", "random-stream", "hot-loop"),
+        assumptions=("loop-runs", "traceable", "random-stream", "hot-loop", "every-iteration"),
     ),
     fix=Fix(
         apply=fix_eager_step,

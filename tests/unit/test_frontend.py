@@ -300,7 +300,7 @@ def _analysed_never_rewritten(path, source, capsys, declined: str) -> None:
 
 def test_python2_files_are_analysed_but_never_rewritten(ctx, tmp_path, capsys):
     source = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
-              "for step in range(100):\n    x = torch.ones(2).cuda()\n"
+              "for step in range(100):\n    x = torch.ones(2048, 1024).cuda()\n"
               "    loss = model(x).sum()\n    loss.backward()\n    total += loss.item()\n"
               "print 'total', total\n")
     _analysed_never_rewritten(tmp_path / "old.py", source, capsys, "the file is Python 2")
@@ -310,7 +310,7 @@ def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
     from harp_ir.cli import harp
 
     source = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
-              "for step in range(100):\n    x = torch.ones(2).cuda(async=True)\n"
+              "for step in range(100):\n    x = torch.ones(2048, 1024).cuda(async=True)\n"
               "    loss = model(x).sum()\n    loss.backward()\n    total += loss.item()\n"
               "print(total)\n")
     path = tmp_path / "legacy.py"
@@ -322,7 +322,7 @@ def test_python36_async_names_are_never_rewritten(ctx, tmp_path, capsys):
 
 
 MIXED_TABS = ("import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\ntotal = 0.0\n"
-              "for step in range(100):\n    x = torch.ones(2).cuda()\n"
+              "for step in range(100):\n    x = torch.ones(2048, 1024).cuda()\n"
               "    for k in range(2):\n\t    loss = model(x).sum()\n"
               "    loss.backward()\n    total += loss.item()\nprint(total)\n")
 
