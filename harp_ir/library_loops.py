@@ -32,6 +32,8 @@ from harp_ir.analysis import (
 SYNTHETIC = "harp.synthetic"
 #: on a modelled loop: the runner's call as the source shows it (`engine.train`)
 RUNNER = "harp.runner"
+#: on a runner's call whose loops were added
+MODELLED = "harp.runner_modelled"
 
 
 def model_library_loops(module: ir.Module) -> int:
@@ -45,12 +47,15 @@ def model_library_loops(module: ir.Module) -> int:
         for call in walk(module.operation):
             callee = producer(call.operands[0]) if call.name == "host.call" else None
             if callee is None or callee.name != "host.getattr" or \
-                    string_attr(callee, "attr") not in methods or SYNTHETIC in call.attributes:
-                continue
+                    string_attr(callee, "attr") not in methods or \
+                    SYNTHETIC in call.attributes or MODELLED in call.attributes:
+                continue  # (a module analysed twice gets its loops once)
             found = callgraph.runner_maker(call, own_classes=False)  # (cheap: no tables)
             if found is not None:
                 planned += [(call, found[0], spec) for spec in
                             known.step_loops(found[1], string_attr(callee, "attr"))]
+    for call, _, _ in planned:
+        call.attributes[MODELLED] = ir.UnitAttr.get()
     return sum(_add_loop(call, made, spec) for call, made, spec in planned)
 
 
