@@ -1135,9 +1135,8 @@ def _constructor_arguments(load: ir.Operation, argument: ir.Value
         return []
     position = list(argument.owner.arguments).index(argument) - 1  # after `self`
     found = []
-    for op in walk(program_of(func)):
-        if op.name != "host.call" or not same_op(
-                _constructed_class(op, host_module(op) or enclosing_scope(op)), cls):
+    for made, op in _constructions(program_of(func)):
+        if not same_op(made, cls):
             continue
         args = call_arguments(op)
         if any(k.startswith("*") for k, _ in args):
@@ -2348,12 +2347,7 @@ def stored_functions(cls: ir.Operation, name: str) -> list[ir.Operation]:
             continue  # a sibling class's instances (`self` is never one of them)
         if not same_op(method_of(made, "__init__"), init):
             return []  # a subclass with an `__init__` of its own: its arguments differ
-        args = call_arguments(site)
-        positional = [v for k, v in args if not k]
-        given = next((v for k, v in args if k == keyword), None)
-        if given is None and 0 < position <= len(positional) and \
-                not any(k.startswith("*") for k, _ in args):
-            given = positional[position - 1]
+        given = argument(site, position - 1, keyword)  # (after `self`)
         func = _function_made(definition(given, enclosing_scope(site))) \
             if given is not None else None
         if func is None:
@@ -2832,6 +2826,18 @@ def is_parameter(value: ir.Value, func: ir.Operation) -> bool:
     block = value.owner
     return func.name == "host.func" and isinstance(block, ir.Block) and \
         same_op(block.owner, func)
+
+
+def argument(call: ir.Operation, position: int, keyword: str | None) -> ir.Value | None:
+    """What `call` passes for a parameter: the argument named `keyword`, else the
+    positional one at `position` (0 the first), unless a starred argument hides where
+    it is; None when neither is given."""
+    args = call_arguments(call)
+    given = next((v for k, v in args if k and k == keyword), None)
+    if given is not None or position < 0 or any(k.startswith("*") for k, _ in args):
+        return given
+    positional = [v for k, v in args if not k]
+    return positional[position] if position < len(positional) else None
 
 
 def parameter_bound(func: ir.Operation, call: ir.Operation, index: int) -> ir.Value | None:

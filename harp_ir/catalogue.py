@@ -92,7 +92,12 @@ class Catalogue:
     def step_loops(self, maker: str, method: str) -> list[dict]:
         """The loops in which `method` of an object the call `maker` made runs functions
         of the program once per batch (matched as `loader_role` matches); [] when none."""
-        return self._keyed(self.step_runners).get(_runner_key(f"{maker}.{method}"), [])
+        return self._steps.get(_runner_key(f"{maker}.{method}"), [])
+
+    @cached_property
+    def _steps(self) -> dict[tuple[str, str, str], list]:
+        """`step_runners` keyed by (package, maker's name, method)."""
+        return self._keyed(self.step_runners)
 
     @cached_property
     def _runners(self) -> dict[tuple[str, str, str], dict]:

@@ -20,8 +20,8 @@ from torch_mlir import ir
 
 from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
+    argument,
     cached_walks,
-    call_arguments,
     producer,
     same_op,
     string_attr,
@@ -63,14 +63,7 @@ def _argument(call: ir.Operation | None, where: dict, position: str) -> ir.Value
     """The argument `where` names (its keyword, else the position under `position`)."""
     if call is None:
         return None
-    args = call_arguments(call)
-    given = next((v for k, v in args if k and k == where.get("keyword")), None)
-    if given is not None or position not in where:
-        return given
-    positional = [v for k, v in args if not k]
-    starred = any(k.startswith("*") for k, _ in args)
-    index = where[position]
-    return positional[index] if index < len(positional) and not starred else None
+    return argument(call, where.get(position, -1), where.get("keyword"))
 
 
 def _dominates(value: ir.Value, at: ir.Operation) -> bool:
