@@ -23,6 +23,7 @@ class Fact:
     qualname: str = ""  # for library objects (modules, functions): what they resolve to
     parts: tuple[Fact, ...] = ()  # for tuples: the facts of the elements
     element: Fact | None = None  # for iterables: the fact of each element
+    item: Fact | None = None  # for dict and list displays: the fact of what `d[k]` gives
     returns: Fact | None = None  # for functions: the fact of what they return
     effects: tuple[str, ...] = ()  # for user functions: their effect summary
     compiled: str = ""  # for functions: the compiler wrapping them (tensorflow.function)

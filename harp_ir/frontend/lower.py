@@ -32,6 +32,7 @@ from harp_ir.frontend.names import (
     attribute_assignments,
     dotted_name,
     element_fact,
+    item_fact,
     merge_facts,
     part_facts,
     qualname_of,
@@ -67,10 +68,57 @@ _CMPOPS = {
 _TERMINATING = (cst.Return, cst.Break, cst.Continue, cst.Raise)
 
 
+def _sys_path_folders(tree: cst.Module) -> list[str]:
+    """The constant folders a file adds to `sys.path` (`sys.path.append("game/")`,
+    `sys.path.insert(0, "../common")`), in order."""
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node):
+            func = node.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value in ("append",
+                                                                            "insert") and
+                    dotted_name(func.value) == "sys.path" and node.args):
+                return
+            given = node.args[-1].value
+            if isinstance(given, cst.SimpleString) and isinstance(
+                    given.evaluated_value, str):
+                found.append(given.evaluated_value)
+
+    tree.visit(Finder())
+    return found
+
+
+def _joined(folder: list[str], added: str) -> list[str] | None:
+    """The dotted parts of folder `added` (relative, as a script run from its own folder
+    reads it) seen from the program's root; None when it leaves the root or is absolute."""
+    if added.startswith(("/", "~")) or ":" in added:
+        return None
+    parts = list(folder)
+    for part in added.replace("\\", "/").split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part.isidentifier():
+            parts.append(part)
+        else:
+            return None
+    return parts
+
+
 class Lowerer:
     def __init__(self, tree: cst.Module, filename: str, program: Program | None = None,
-                 module_name: str = "", source: str | None = None):
+                 module_name: str = "", source: str | None = None,
+                 later: dict[str, Fact] | None = None):
         self.program = program
+        #: module-level names a function reads before the module binds them (a helper
+        #: defined below its caller), with the facts the module's end binds them to: when
+        #: the function runs, they are bound
+        self.later = later or {}
+        self.read_early: set[str] = set()  # such names read by this lowering
         self.lines = source.splitlines() if source is not None else None
         self.module_name = module_name or Path(filename).stem
         self.tree = tree
@@ -87,6 +135,9 @@ class Lowerer:
         self.frameworks: set[str] = set()
         self.dynamic: list[tuple[str, str, cst.CSTNode]] = []  # (feature, detail, node)
         self.tf1 = tf1_evidence(tree, source)
+        #: folders the file adds to `sys.path` by a constant (`sys.path.append("game/")`)
+        self.sys_path = _sys_path_folders(tree) if source is None or "sys.path" in source \
+            else []
         #: TF1 graph mode: the module reaches tensorflow.compat.v1 (its tensors' methods
         #: are TF1 variables' and tensors': `v.assign(x)` builds an op)
         self.graph_mode = False
@@ -170,6 +221,10 @@ class Lowerer:
             qualname = f"builtins.{name}"
             api = self.catalogue.lookup(qualname)
             return Fact("library", qualname=qualname) if api else UNKNOWN, where or "builtin"
+        if not where and any(s.kind == "function" for s in self.scopes):
+            self.read_early.add(name)
+            if name in self.later:
+                return self.later[name], "global"
         return UNKNOWN, where or "local"
 
     def bind(self, name: str, fact: Fact) -> None:
@@ -480,12 +535,16 @@ class Lowerer:
         top = module.split(".")[0]
         # `from ddpg import DDPGAgent` in ddpg/ddpg_test.py, beside ddpg/ddpg.py: the
         # package's own name is the module beside the script, not the package
-        if not folder or self.program.is_module(top) and top != folder[-1]:
+        if folder and not (self.program.is_module(top) and top != folder[-1]) and \
+                self.program.is_module(".".join([*folder, top])):
+            return ".".join([*folder, module])
+        if self.program.is_module(top):
             return module
-        beside = ".".join([*folder, top])
-        if not self.program.is_module(beside):
-            return module
-        return ".".join([*folder, module])
+        for added in self.sys_path:  # `sys.path.append("game/")`: Python looks there too
+            base = _joined(folder, added)
+            if base and self.program.is_module(".".join([*base, top])):
+                return ".".join([*base, module])
+        return module
 
     def star_names(self, module: str, level: int) -> list[str] | None:
         """The names `from module import *` binds when `module` is a file of the program
@@ -538,7 +597,12 @@ class Lowerer:
     def stmt_If(self, stmt):
         cond = self.truth(self.expr(stmt.test), stmt.test)
         op = self.op("host.if", stmt, [cond], regions=2)
+        # Each path starts from the facts before the `if` (`model = model(n)` in every
+        # branch of a chain calls the class each time, not the instance a sibling made).
+        scope = self.scopes[-1]
+        before = dict(scope.facts)
         self.region_body(op, 0, stmt.body)
+        then_facts, scope.facts = scope.facts, dict(before)
         orelse = stmt.orelse
         if isinstance(orelse, cst.If):
             block = self.block(op, 1)
@@ -548,6 +612,9 @@ class Lowerer:
             self.pop()
         else:
             self.region_body(op, 1, orelse.body if orelse is not None else None)
+        # after it, what the `else` path bound, else what the `then` path bound
+        scope.facts = then_facts | {name: fact for name, fact in scope.facts.items()
+                                    if before.get(name) is not fact}
 
     def stmt_For(self, stmt):
         iterable = self.expr(stmt.iter)
@@ -900,6 +967,9 @@ class Lowerer:
         obj = self.expr(node.value)
         op = self.op("host.getitem", node, [obj.value, self.index(node).value], 1)
         fact = obj.fact if obj.fact.kind == "tensor" else UNKNOWN
+        if obj.fact.item is not None and not any(isinstance(e.slice, cst.Slice)
+                                                 for e in node.slice):
+            fact = obj.fact.item  # `{"unet": UNet, "fcn": FCN}[name]`: one of the classes
         attach(op, fact)
         return V(op.result, fact, obj.name)
 
@@ -1020,7 +1090,12 @@ class Lowerer:
                 v = V(self.op("host.starred", e, [v.value], 1).result)
             values.append(v)
         op = self.op(opname, node, [v.value for v in values], 1)
-        return V(op.result, tuple_fact(values) if opname == "host.tuple" else UNKNOWN)
+        if opname == "host.tuple":
+            return V(op.result, tuple_fact(values))
+        if opname == "host.list" and values and not any(
+                isinstance(e, cst.StarredElement) for e in node.elements):
+            return V(op.result, item_fact([v.fact for v in values]))
+        return V(op.result, UNKNOWN)
 
     def expr_Tuple(self, node):
         return self.display(node, "host.tuple")
@@ -1032,13 +1107,16 @@ class Lowerer:
         return self.display(node, "host.set")
 
     def expr_Dict(self, node):
-        entries = []
+        entries, values = [], []
         for e in node.elements:
             if isinstance(e, cst.StarredDictElement):
                 entries += [self.none(e).value, self.expr(e.value).value]
+                values.append(UNKNOWN)
             else:
-                entries += [self.expr(e.key).value, self.expr(e.value).value]
-        return V(self.op("host.dict", node, entries, 1).result)
+                value = self.expr(e.value)
+                entries += [self.expr(e.key).value, value.value]
+                values.append(value.fact)
+        return V(self.op("host.dict", node, entries, 1).result, item_fact(values))
 
     def expr_NamedExpr(self, node):
         value = self.expr(node.value)
@@ -1165,11 +1243,46 @@ def _pattern_captures(pattern) -> list[str]:
     return names
 
 
+#: lowerings of one file, at most: the second knows what the helpers a function calls
+#: before their definitions return, a third what the functions calling those return
+_MAX_LOWERINGS = 3
+
+
+def _informative(fact: Fact) -> bool:
+    """Whether a name's fact changes what a call of it gives: a framework's class (an
+    instance is a model) or a function whose returns have a kind."""
+    return (fact.kind == "class" and bool(fact.framework)) or (
+        fact.kind == "function" and fact.returns is not None and
+        fact.returns.kind != "unknown")
+
+
+def lower_settled(make, emit, undo):
+    """(the lowerer, what `emit` gave) once a file's lowering knows the facts of the
+    module-level names its functions read before the module binds them (`get_model`
+    calling `_model_class`, defined below it): lowered again with them when there are
+    such names, at most `_MAX_LOWERINGS` times. `make(later)` builds a Lowerer, `emit`
+    lowers with it, `undo` drops what a lowering emitted."""
+    later: dict[str, Fact] = {}
+    lowerings = 1
+    while True:
+        lowerer = make(later)
+        result = emit(lowerer)
+        bound = lowerer.scopes[0].facts
+        found = {n: bound[n] for n in lowerer.read_early
+                 if n in bound and _informative(bound[n])}
+        if found == later or lowerings == _MAX_LOWERINGS:
+            return lowerer, result
+        undo()
+        later, lowerings = found, lowerings + 1
+
+
 def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module:
     """Lower Python `source` to a host-dialect module. Needs a current harp context."""
     tree = parse(source, filename)
     try:
-        return Lowerer(tree, filename, None, module_name, source).lower_module()
+        return lower_settled(
+            lambda later: Lowerer(tree, filename, None, module_name, source, later),
+            lambda lowerer: lowerer.lower_module(), lambda: None)[1]
     except Exception as e:  # noqa: BLE001
         raise internal_error(filename, e) from None
 

@@ -5,7 +5,7 @@ tuples and iteration, and the evidence that a module is TF1 code."""
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 from torch_mlir import ir
@@ -190,6 +190,15 @@ def merge_facts(facts: list[Fact]) -> Fact | None:
         return None
     status = "speculated" if any(f.status == "speculated" for f in facts) else "proved"
     return Fact(facts[0].kind, facts[0].framework, status, facts[0].reason)
+
+
+def item_fact(values: list[Fact]) -> Fact:
+    """A dict or list display whose values all agree on a kind (a registry of model
+    classes, `{"unet": UNet, "fcn": FCN}`): subscripting it gives a value of that kind."""
+    merged = merge_facts(values) if values else None
+    if merged is None or merged.kind not in ("class", "module", "function"):
+        return UNKNOWN
+    return replace(UNKNOWN, item=merged)
 
 
 def arith_fact(lhs: V, rhs: V) -> Fact:

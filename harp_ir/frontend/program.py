@@ -9,7 +9,7 @@ import libcst as cst
 from torch_mlir import ir
 
 from harp_ir.frontend.facts import UNKNOWN, Fact
-from harp_ir.frontend.lower import Lowerer
+from harp_ir.frontend.lower import Lowerer, lower_settled
 from harp_ir.frontend.source import FrontendError, internal_error, parse, read_file
 
 
@@ -88,8 +88,10 @@ class Program:
             self._sources[str(path)] = source
             tree = parse(source, str(path))
             try:
-                lowerer = Lowerer(tree, str(path), self, name, source)
-                lowerer.lower_into(self.module.body)
+                lowerer, _ = lower_settled(
+                    lambda later: Lowerer(tree, str(path), self, name, source, later),
+                    lambda lowerer: lowerer.lower_into(self.module.body),
+                    lambda: self._erase(str(path)))
             except Exception as e:  # noqa: BLE001  (one file must not stop the run)
                 self._erase(str(path))
                 raise internal_error(str(path), e) from None
@@ -198,6 +200,7 @@ def _constant_all(tree) -> tuple[str, ...] | None:
 
 #: project modules added on import per program, at most
 _MAX_LOOKED_UP = 64
+
 
 
 def lower_program(paths: list[Path], root: Path | None = None) -> tuple[ir.Module,

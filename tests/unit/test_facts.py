@@ -90,3 +90,59 @@ def test_dynamic_features_are_recorded(ctx):
 def test_no_dynamic_attribute_on_a_plain_module(ctx):
     m = lowered("x = 1\n")
     assert "harp.dynamic" not in m.body.operations[0].attributes
+
+
+def _kind_of_load(module, variable):
+    """The kinds of the loads of `variable` in the module, in order."""
+    return [string_attr(op, "harp.kind") for op in walk(module.operation)
+            if op.name == "host.load" and string_attr(op, "name") == variable]
+
+
+REGISTRY = """import torch
+class A(torch.nn.Module):
+    pass
+class B(torch.nn.Module):
+    pass
+def make(name):
+    cls = {"a": A, "b": B}[name]
+    return cls()
+def loose(name):
+    cls = {"a": A, "n": 3}[name]
+    return cls()
+net = make("a")
+other = loose("a")
+net
+other
+"""
+
+
+def test_a_registry_of_model_classes_makes_a_model(ctx):
+    m = lowered(REGISTRY)
+    assert _kind_of_load(m, "net")[-1] == "module"
+    assert _kind_of_load(m, "other")[-1] == ""  # the entries disagree: no fact
+
+
+def test_each_branch_starts_from_the_facts_before_the_if(ctx):
+    m = lowered("import torch\nclass Net(torch.nn.Module):\n    pass\n"
+                "def build(kind):\n    model = Net\n    if kind == 1:\n"
+                "        model = model()\n    elif kind == 2:\n        model = model()\n"
+                "    else:\n        model = model()\n    return model\nm = build(1)\nm\n")
+    # each branch calls the class: before, the second called the first one's instance
+    assert _kind_of_load(m, "m")[-1] == "module"
+
+
+def test_a_helper_defined_below_its_caller_is_known(ctx):
+    m = lowered("import torch\nclass Net(torch.nn.Module):\n    pass\n"
+                "def build():\n    return _make()\n"
+                "def _make():\n    return Net()\nnet = build()\nnet\n")
+    assert _kind_of_load(m, "net")[-1] == "module"
+
+
+def test_relowering_is_bounded(ctx):
+    # a chain of helpers each defined below its caller needs one lowering per link;
+    # harp stops after three, so the far end stays unknown rather than costing more
+    chain = "".join(f"def f{i}():\n    return f{i + 1}()\n" for i in range(6))
+    m = lowered("import torch\nclass Net(torch.nn.Module):\n    pass\n" + chain +
+                "def f6():\n    return Net()\nnear = f4()\nfar = f0()\nnear\nfar\n")
+    assert _kind_of_load(m, "near")[-1] == "module"
+    assert _kind_of_load(m, "far")[-1] == ""

@@ -232,3 +232,19 @@ def test_a_class_that_freezes_its_parameters_in_another_file_is_frozen(ctx, tmp_
                                      frozen[frozen.index("    def forward"):])
     hints, errors = analyze_paths([str(tmp_path)])
     assert ("HARP304", "train.py") in [(h.id, h.span.file.rsplit("/", 1)[-1]) for h in hints]
+
+
+def test_imports_resolve_in_folders_added_to_sys_path(ctx, tmp_path):
+    files = write(tmp_path, {
+        "play.py": ("import sys\nsys.path.append('game/')\nsys.path.insert(0, '../outside')\n"
+                    "import wrapped\nenv = wrapped.make()\n"),
+        "game/wrapped.py": "import torch\n\ndef make():\n    return torch.zeros(3)\n",
+    })
+    module, errors = lower_program(files, tmp_path)
+    assert errors == [] and module.operation.verify()
+    kinds = {string_attr(op, "method"): string_attr(op, "harp.kind")
+             for op in walk(module.operation)
+             if op.name == "host.call" and "play.py" in str(op.location)}
+    assert kinds["make"] == "tensor"  # `wrapped` is game/wrapped.py, as Python finds it
+    names = sorted(string_attr(op.operation, "sym_name") for op in module.body.operations)
+    assert names == ["game.wrapped", "play"]  # one module, not a second copy

@@ -3,6 +3,7 @@
 # `__init__` is the tf.Session there, so `self.sess.run` runs the graph, and a method that
 # builds ops and runs them, called per environment step, grows the graph.
 import numpy as np
+import remote_sessions
 import tensorflow as tf
 
 
@@ -22,14 +23,29 @@ class Agent:
 
 
 class Swapper:
-    # Near miss: `self.sess` is assigned in two places, so harp does not know it is the
-    # session (the graph-building method below is not reported).
+    # `self.sess` is assigned in two places, both sessions: the second by a helper the
+    # module defines below the class, which returns a tf.Session.
     def __init__(self):
         self.sess = tf.Session()
         self.x = tf.placeholder(tf.float32, [None, 4])
 
     def reset(self):
         self.sess = make_session()
+
+    def act(self, state):
+        return self.sess.run(tf.reduce_sum(self.x), {self.x: state})  # expected-hint HARP101
+
+
+class Remote:
+    # Near miss: `self.sess` is a session in one place and what a library harp does not
+    # know returns in another, so harp does not know it is the session (the
+    # graph-building method below is not reported).
+    def __init__(self):
+        self.sess = tf.Session()
+        self.x = tf.placeholder(tf.float32, [None, 4])
+
+    def reset(self):
+        self.sess = remote_sessions.connect()
 
     def act(self, state):
         return self.sess.run(tf.reduce_sum(self.x), {self.x: state})
@@ -41,9 +57,12 @@ def make_session():
 
 agent = Agent()
 swapper = Swapper()
+remote = Remote()
 agent.sess.run(tf.global_variables_initializer())
 for step in range(1000):
     agent.act(np.zeros([1, 4]))
     agent.act_well(np.zeros([1, 4]))
 for step in range(1000):
     swapper.act(np.zeros([1, 4]))
+for step in range(1000):
+    remote.act(np.zeros([1, 4]))
