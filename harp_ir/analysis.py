@@ -1358,6 +1358,9 @@ def guard_kind(cond: ir.Value, scope: ir.Operation, if_op: ir.Operation,
     ops = list(expression_ops(value))
     kind = modulus_kind(ops if in_function else [
         o for o in ops if not invariant_in(o.result, scope, pure=("pure", "sync"))])
+    period = 0
+    if not kind and not in_function:
+        kind, period = _counter_reset(ops, scope, if_op)
     if not kind and (any(tests_one_value(o, ints_only=True) for o in ops) if in_function
                      else any(tests_one_value(o) or _picks_one_iteration(o, scope)
                               for o in ops)):
@@ -1368,9 +1371,42 @@ def guard_kind(cond: ir.Value, scope: ir.Operation, if_op: ir.Operation,
         # the last iteration of the loop the `if` is in: of an inner loop (an episode's
         # steps), that is once per iteration of `loop`
         own = enclosing_loop(if_op)
-        kind = "last" if _leaves_loop(if_op, own if own is not None else scope) \
+        kind = "last" if _leaves_loop(if_op, own if own is not None else scope, value) \
             else "conditional"
-    return kind, modulus_period(ops) if kind == "conditional" else 0
+    return kind, (period or modulus_period(ops)) if kind == "conditional" else 0
+
+
+def _counter_reset(ops: list[ir.Operation], loop: ir.Operation,
+                   if_op: ir.Operation) -> tuple[str, int]:
+    """`if self.t >= self.t_max: update(); self.t = 0` with `self.t += 1` every iteration:
+    a counter the guarded branch resets holds the test once in every n iterations, as
+    `t % n == 0` does ("periodic", or "conditional" with its period for a stated n up to
+    `_OFTEN`); ("", 0) for any other test."""
+    for op in ops:
+        if op.name != "host.compare" or len(op.operands) != 2 or \
+                strings_attr(op, "ops")[0] not in ("ge", "gt", "eq", "le", "lt"):
+            continue
+        for mine, other in (op.operands, reversed(list(op.operands))):
+            if _counted_in(mine, loop) and (invariant_in(other, loop) or
+                                            _unset_in(other, loop)) and \
+                    _resets(if_op, producer(mine)):
+                n = setting_int(other) or 0
+                return ("conditional", n) if 0 < n <= _OFTEN else ("periodic", 0)
+    return "", 0
+
+
+def _resets(if_op: ir.Operation, read: ir.Operation) -> bool:
+    """Whether the `then` branch of `if_op` sets the counter `read` reads back to a
+    constant (`self.t = 0`), not under a further condition."""
+    name = string_attr(read, "name" if read.name == "host.load" else "attr")
+    kind = "host.store" if read.name == "host.load" else "host.setattr"
+    for op in if_op.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name == kind and string_attr(op, "name" if kind == "host.store" else
+                                           "attr") == name and \
+                isinstance(constant_value(op.operands[-1]), int):
+            return True
+    return False
 
 
 def _untruthed(value: ir.Value) -> ir.Value:
@@ -1532,9 +1568,11 @@ def modulus_period(ops: list[ir.Operation]) -> int:
     return max(periods) if periods and None not in periods else 0
 
 
-def _leaves_loop(if_op: ir.Operation, loop: ir.Operation) -> bool:
+def _leaves_loop(if_op: ir.Operation, loop: ir.Operation,
+                 cond: ir.Value | None = None) -> bool:
     """Whether the `then` branch of `if_op` runs on the loop's last iteration only: it
-    ends in `break` or `return`, or it tests a name the `while` condition tests."""
+    ends in `break` or `return`, or its condition (or `cond`, the part of it asked
+    about: `done` in `t >= t_max or done`) tests a name the `while` condition tests."""
     body = if_op.regions[0].blocks[0].operations
     last = body[len(body) - 1].operation if len(body) else None
     if last is not None and last.name in ("hostcf.break", "hostcf.return") and \
@@ -1545,7 +1583,7 @@ def _leaves_loop(if_op: ir.Operation, loop: ir.Operation) -> bool:
     tested = {string_attr(o.operation, "name") for o in loop.regions[0].blocks[0].operations
               if o.operation.name == "host.load"}
     exits = _exit_calls(loop)
-    for term in _conjuncts(if_op.operands[0]):
+    for term in _conjuncts(if_op.operands[0] if cond is None else cond):
         if term.name == "host.load" and string_attr(term, "name") in tested:
             return True
         if term.name == "host.load" and exits:  # `done = env.finished()` then `if done and ..`
@@ -1745,7 +1783,7 @@ _OUTPUT_METHODS = frozenset({
     "add_histogram", "add_image", "set_postfix", "set_postfix_str", "set_description",
     "plot", "imshow", "text", "scatter", "set_title", "histo_summary", "scalar_summary",
     "image_summary", "add_images", "add_figure", "add_video", "image", "images", "histogram",
-    "heatmap"})
+    "heatmap", "track"})
 #: ops that compute a new host value from a value on its way to a use
 _PASS_THROUGH = ("host.binop", "host.unop", "host.tuple", "host.list", "host.dict",
                  "host.fstring", "host.getitem", "host.getattr", "host.compare")
@@ -1772,7 +1810,8 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
                 found.add("output")
             elif method in _ACCUMULATE_METHODS and use.operand_number > 0:
                 found.add("accumulate")
-            elif qualname.startswith(("numpy.", "math.")):  # host math, in float64
+            elif qualname.startswith(("numpy.", "math.")) or _array_method(op):
+                # host math, in float64 (`np.sqrt(v)`, `v.flatten()` on an array)
                 found |= {"host-math"} | value_uses(op.result, scope, depth + 1)
             elif qualname.startswith("builtins.") or method == "format" \
                     or string_attr(op, "effect") in ("pure", "view", "sync"):
@@ -1791,6 +1830,52 @@ def value_uses(value: ir.Value, scope: ir.Operation, depth: int = 0) -> set[str]
         else:
             found.add("host")
     return found
+
+
+def call_text(op: ir.Operation) -> str:
+    """How a message names a call on a value: "`loss.numpy()`", "`float(loss)`"."""
+    subject = string_attr(op, "harp.receiver") or "the value"
+    method = string_attr(op, "method")
+    if method:
+        return f"`{subject}.{method}()`"
+    return f"`{string_attr(op, 'qualname').removeprefix('builtins.')}({subject})`"
+
+
+def steers(value: ir.Value, scope: ir.Operation) -> bool:
+    """Whether `value` decides which way the code in `scope` goes: it reaches the
+    condition of an `if` or a `while` (or an `and`/`or` operand, a loop's iterable),
+    through computation and the locals of `scope`. A host value that only feeds output,
+    an accumulator or a returned result does not. Past 200 values, assumed to."""
+    work, seen = [value], 0
+    visited: set[str] = set()
+    while work:
+        seen += 1
+        if seen > 200:
+            return True
+        for use in work.pop().uses:
+            op = user(use)
+            if op.name in ("host.truth", "host.boolop", "host.for", "hostcf.condition",
+                           "host.if"):
+                return True
+            if op.name in _PASS_THROUGH or op.name == "host.call" and string_attr(
+                    op, "effect") in ("pure", "view", "sync") and op.results:
+                work.append(op.result)
+            elif op.name == "host.store" and not string_attr(op, "scope"):
+                name = string_attr(op, "name")
+                if name not in visited:
+                    visited.add(name)
+                    work += [o.result for o in walk(scope)
+                             if o.name == "host.load" and string_attr(o, "name") == name]
+    return False
+
+
+def _array_method(call: ir.Operation) -> bool:
+    """`a.flatten()` with `a` a NumPy array (`t.cpu().numpy()`): host computation."""
+    callee = producer(call.operands[0]) if call.operands else None
+    if callee is None or callee.name != "host.getattr" or not string_attr(call, "method"):
+        return False
+    made = producer(callee.operands[0])
+    return made is not None and string_attr(made, "harp.kind") == "ndarray"
 
 
 def _accumulator_uses(binop: ir.Operation, scope: ir.Operation, depth: int) -> set[str]:
@@ -2100,12 +2185,34 @@ def call_qualname(call: ir.Operation) -> str:
     __name__ == "__main__":`)."""
     known = string_attr(call, "qualname")
     callee = producer(call.operands[0]) if call.operands else None
-    if known or callee is None or callee.name != "host.load":
+    if known or callee is None:
         return known
+    if callee.name == "host.getattr":  # `clock.tick(30)`, `clock = pygame.time.Clock()`
+        made = _library_instance(callee.operands[0])
+        return f"{made}.{string_attr(callee, 'attr')}" if made else ""
+    if callee.name != "host.load":
+        return ""
     for scope in binding_scopes(callee):
         made = definition(call.operands[0], scope)
         if made is not None and made.name == "host.import":
             return string_attr(made, "qualname")
+    return ""
+
+
+def _library_instance(value: ir.Value) -> str:
+    """The library class a name holds an instance of, where it is read: the qualified name
+    of the one library call that binds it, when that names a class (`FPSCLOCK =
+    pygame.time.Clock()` at the top of the module; a factory, `gym.make(...)`, says
+    nothing of its result's class), else ""."""
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return ""
+    for scope in binding_scopes(load):
+        made = definition(value, scope)
+        if made is not None:
+            qualname = string_attr(made, "qualname") if made.name == "host.call" and \
+                called_function(made) is None else ""
+            return qualname if qualname.rpartition(".")[2][:1].isupper() else ""
     return ""
 
 
@@ -2286,14 +2393,18 @@ def _library_module(made: ir.Operation | None) -> bool:
         string_attr(made, "harp.kind") == "module" and bool(string_attr(made, "qualname"))
 
 
-def module_class(cls: ir.Operation) -> bool:
-    """Whether a `host.class` subclasses a framework's module class (`nn.Module`), directly
-    or through a class the frontend found to be one."""
+def module_class(cls: ir.Operation, framework: str = "") -> bool:
+    """Whether a `host.class` subclasses a framework's module class (`nn.Module`; given
+    `framework`, that framework's: "torch" for PyTorch), directly or through a class the
+    frontend found to be one."""
     for base in cls.operands:
         made = producer(base)
-        if made is not None and (string_attr(made, "qualname") in MODULE_BASES or (
-                string_attr(made, "harp.kind") == "class" and
-                string_attr(made, "harp.framework"))):
+        if made is None:
+            continue
+        found = MODULE_BASES.get(string_attr(made, "qualname")) or (
+            string_attr(made, "harp.framework") if string_attr(made, "harp.kind") == "class"
+            else "")
+        if found and (not framework or found == framework):
             return True
     return False
 
@@ -3047,7 +3158,10 @@ def paced(op: ir.Operation, ran_in: ir.Operation | None = None) -> Assumption | 
         func = enclosing_scope(op)
         site = call_in_loop(func) if func.name == "host.func" else None
         loops = loops_around(op) + (loops_around(site) if site is not None else [])
-    for loop in loops:
+    for depth, loop in enumerate(loops):
+        if depth and ran_in is not None and not all(few_iterations(inner)
+                                                   for inner in loops[:depth]):
+            break  # `plt.show()` once an epoch does not pace the steps of its loop of batches
         waits = _loop_waits(loop)
         if waits:
             return Assumption("hot-loop", describe_loop(loop), "high", "speculated",
@@ -3083,17 +3197,18 @@ def _waits(call: ir.Operation, depth: int) -> tuple[str, bool]:
     one of them that a function of this file runs on every call of it (two calls deep);
     and whether the wait is such a method of an object harp cannot type."""
     known = catalogue.load()
-    qualname = string_attr(call, "qualname")
+    qualname = call_qualname(call)
     if qualname in known.pacing_calls or qualname in known.blocking_calls:
         return f"`{qualname}`", False
-    if string_attr(call, "method") in known.pacing_methods and not qualname:
+    func = called_function(call)  # the program's own `render()`: what its body does
+    untyped = not string_attr(call, "qualname") and func is None
+    if string_attr(call, "method") in known.pacing_methods and untyped:
         return f"`.{string_attr(call, 'method')}()`", True
     keywords = known.blocking_methods.get(string_attr(call, "method"))
     keyword = next((k for k, _ in call_arguments(call) if k in (keywords or ())), "")
-    if keyword and not qualname:
+    if keyword and untyped:
         return f"`.{string_attr(call, 'method')}({keyword}=...)`", True
-    func = called_function(call) if depth < 2 else None
-    if func is None:
+    if func is None or depth >= 2:
         return "", False
     for inner in walk(func):
         if inner.name == "host.call" and _always_runs(inner, func):
@@ -3362,13 +3477,30 @@ def file_of(op: ir.Operation) -> ir.Operation | None:
 
 
 @per_run(key=program_of)
+def _imports(op: ir.Operation) -> dict[ir.Operation, list[ir.Operation]]:
+    """Each file of the program -> the files of the program it imports."""
+    modules = _program_modules(op)
+    found: dict[ir.Operation, list[ir.Operation]] = {m: [] for m in modules.values()}
+    for m, targets in found.items():
+        for o in walk(m):
+            if o.name != "host.import":
+                continue
+            module, name = string_attr(o, "module"), string_attr(o, "name")
+            for target in (modules.get(module), modules.get(f"{module}.{name}") if name
+                           else None):
+                if target is not None and target != m and target not in targets:
+                    targets.append(target)
+    return found
+
+
+@per_run(key=program_of)
 def _file_groups(op: ir.Operation) -> dict:
     """Each file of the program -> a representative of its workflow: the files joined by
     importing one another, in either direction (`train.py` and `eval.py` both import
     `model.py`). Scripts side by side that share no module of the program (a folder of
     examples, a folder of notebooks) are separate programs."""
-    modules = _program_modules(op)
-    parent = {m: m for m in modules.values()}
+    imports = _imports(op)
+    parent = {m: m for m in imports}
 
     def root(m):
         while parent[m] != m:
@@ -3376,21 +3508,17 @@ def _file_groups(op: ir.Operation) -> dict:
             m = parent[m]
         return m
 
-    for m in set(parent):
-        for o in walk(m):
-            if o.name != "host.import":
-                continue
-            module, name = string_attr(o, "module"), string_attr(o, "name")
-            for target in (modules.get(module), modules.get(f"{module}.{name}") if name
-                           else None):
-                if target is not None:
-                    parent[root(m)] = root(target)
+    for m, targets in imports.items():
+        for target in targets:
+            parent[root(m)] = root(target)
     return {m: root(m) for m in parent}
 
 
 def workflow_files(op: ir.Operation) -> list[ir.Operation]:
     """The files of the program that run with `op`'s file: those it imports or that import
-    it, transitively (see `_file_groups`)."""
+    it, transitively (see `_file_groups`). An evaluation script beside the training script,
+    both importing the model, runs with it: blind readers judged its pass over the test set
+    one run after training, not a main loop of its own."""
     groups, file = _file_groups(op), file_of(op)
     if file not in groups:
         return [file] if file is not None else []

@@ -830,7 +830,7 @@ def calls_made_module(op) -> bool:
     if key[0] == "site":
         return True
     cls = analysis.instance_class(op.operands[0], op)
-    return cls is not None and analysis.module_class(cls)
+    return cls is not None and analysis.module_class(cls, "torch")
 
 
 def forward_text(site) -> str:

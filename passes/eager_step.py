@@ -17,12 +17,17 @@ import libcst as cst
 from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
+    call_text,
     called_functions,
     describe_loop,
     in_compiled_function,
     loop_of,
     loop_runs,
+    paced,
+    producer,
     record_hint,
+    span,
+    steers,
     steps_at_most,
     string_attr,
     strings_attr,
@@ -47,12 +52,16 @@ def run(module, pass_=None) -> None:
         if where is None:
             continue
         loop, func, site = where
-        if any(string_attr(o, "effect") in ("sync", "io") for o in walk(op)):
-            continue  # not graph-compatible as it stands
+        compiled = func if func is not None else op
+        if any(string_attr(o, "effect") == "io" for o in walk(compiled)):
+            continue  # output that must happen on every step, not once when traced
+        reads = [o for o in walk(compiled) if string_attr(o, "effect") == "sync"
+                 or _numpy_on_tensor(o)]
+        if any(o.results and steers(o.result, compiled) for o in reads):
+            continue  # a host value decides the step's path: tracing cannot follow it
         if func is not None and any(
-                string_attr(o, "effect") in ("sync", "io") or (
-                    string_attr(o, "effect") == "random" and
-                    string_attr(o, "qualname").startswith(("numpy.", "random.")))
+                string_attr(o, "effect") == "random" and
+                string_attr(o, "qualname").startswith(("numpy.", "random."))
                 for o in walk(func)):
             continue  # compiled whole, it would freeze numpy's random draws at trace time
         if func is None:
@@ -64,12 +73,22 @@ def run(module, pass_=None) -> None:
             message = (f"the training step under `tf.GradientTape()` in `{name}` runs eagerly: "
                        f"`{name}` is called on every iteration of {describe_loop(loop)}; "
                        f"decorate `{name}` with `@tf.function` so each step runs as one graph")
+        if reads:  # a loss read for logging: the compiled step returns it instead
+            named = ", ".join(f"{_read_text(o)} (line {_line(o)})" for o in reads[:3])
+            message += (f"; first move its host reads out of it ({named}): return the "
+                        f"tensors and read them after the call, with framework ops in "
+                        f"place of NumPy on tensors")
         assumptions = [
             Assumption("traceable", describe_loop(loop), "medium", "speculated",
-                       "the step has no Python side effects that must run eagerly"),
+                       "the step has no Python side effects that must run eagerly" if not
+                       reads else "its host reads only feed output, accumulators or the "
+                       "step's results, so they can move after the compiled call"),
             loop_runs(loop),
             *callgraph.run_rate(site, loop),  # its guards, steps beside it, an evaluation's role
         ]
+        waiting = paced(site, loop)  # an environment that sleeps or draws on every step
+        if waiting is not None:
+            assumptions.append(waiting)
         steps = steps_at_most(loop)
         if steps is not None and steps < _TRACING_PAYS_AFTER:
             assumptions.append(Assumption(
@@ -84,6 +103,25 @@ def run(module, pass_=None) -> None:
                 f"but from another stream than the eager calls, so a seeded program's "
                 f"numbers change"))
         record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
+
+
+def _numpy_on_tensor(op) -> bool:
+    """`np.amax(q)` on a TensorFlow tensor: eager, NumPy converts it on the host; traced,
+    the tensor has no value to convert."""
+    return op.name == "host.call" and string_attr(op, "qualname").startswith("numpy.") and \
+        any(string_attr(producer(v), "harp.kind") == "tensor" for v in list(op.operands)[1:]
+            if producer(v) is not None)
+
+
+def _read_text(op) -> str:
+    if _numpy_on_tensor(op):
+        return f"`np.{string_attr(op, 'qualname').removeprefix('numpy.')}(...)`"
+    return call_text(op)
+
+
+def _line(op) -> int:
+    found = span(op.location)
+    return found.line if found is not None else 0
 
 
 #: steps from which a traced step pays for its tracing (~0.1-0.5 s against ~1-5 ms of
@@ -453,7 +491,9 @@ RULE = Rule(
         id="HARP103",
         name="eager-step",
         finds="a TF2 training step (`tf.GradientTape`) run eagerly in a loop whose body is "
-              "graph-compatible",
+              "graph-compatible, or becomes so once its host reads that only feed output, an "
+              "accumulator or its results (`loss.numpy()` logged, `np.amax` of a tensor) "
+              "move out of it (the message names them; none may decide the step's path)",
         why="eager execution dispatches every op from Python one at a time; a `tf.function` runs"
             " the whole step as one optimised graph",
         refactoring="wrap the step in `tf.function`",

@@ -37,6 +37,7 @@ from harp_ir.analysis import (
     accelerator,
     branches,
     call_arguments,
+    call_text,
     called_function,
     calls_of,
     describe_loop,
@@ -77,11 +78,7 @@ def _subject(op) -> str:
 
 
 def _what(op) -> str:
-    method = string_attr(op, "method")
-    if method:
-        return f"`{_subject(op)}.{method}()`"
-    qualname = string_attr(op, "qualname").removeprefix("builtins.")
-    return f"`{qualname}({_subject(op)})`"
+    return call_text(op)
 
 
 def _message(op, loop, how_often: str, logging: bool) -> str:

@@ -29,6 +29,7 @@ from harp_ir.analysis import (
     class_methods,
     enclosing_loop,
     enclosing_scope,
+    file_of,
     passed_arguments,
     producer,
     reaching_store,
@@ -64,9 +65,12 @@ def _kept_collection(call):
     if appended is not None:
         cls = self_class(appended.operands[0])
         return (cls, string_attr(appended, "attr"), True) if cls is not None else None
-    walked = (_walked_by_comprehension(call) or _unzipped_field(call)) if _converts(call) \
-        else _zipped_fields(call)
+    walked = (_walked_by_comprehension(call) or _unzipped_field(call) or
+              _converted_whole(call)) if _converts(call) else _zipped_fields(call)
     sampled = False
+    if walked is not None and walked.name == "host.load" and _global_name(walked):
+        # a memory a script or notebook keeps at module level (`exp_buffer = deque(...)`)
+        return file_of(walked), string_attr(walked, "name"), False
     if walked is not None and walked.name == "host.load":
         # every value the local holds is a sample of the same memory (`batch =
         # random.sample(self.buffer, self.count)` on one branch, `..., k)` on the other)
@@ -194,6 +198,22 @@ def _converts(call) -> bool:
     return string_attr(call, "qualname") in _CONVERSIONS
 
 
+def _converted_whole(call):
+    """For `np.array(self.memory)` or `np.array(exp_buffer)`: the op reading the
+    collection converted whole, element by element; else None."""
+    given = producer(call.operands[1]) if len(call.operands) > 1 else None
+    if given is None or given.name not in ("host.getattr", "host.load"):
+        return None
+    return given
+
+
+def _global_name(load) -> bool:
+    """Whether a load reads a module-level name: at the module's top level, or declared
+    or resolved global in a function."""
+    return string_attr(load, "scope") == "global" or \
+        enclosing_scope(load).name == "host.module"
+
+
 def _walked_by_comprehension(call):
     """The op whose value the outer loop of the call's comprehension argument walks."""
     comp = producer(call.operands[1]) if len(call.operands) > 1 else None
@@ -221,7 +241,10 @@ def _zipped_fields(call):
 def _grows_and_kept(cls, attr: str, sampled: bool = False) -> bool:
     """Whether a method of `cls` (or one it inherits) adds to `self.attr` and none but
     `__init__` empties or rebinds it (a sample's cost does not depend on emptying: only
-    the adding counts)."""
+    the adding counts). For a module (`cls` a file), whether its code adds to the global
+    `attr` and binds it once, at the top level, and never empties it."""
+    if cls.name == "host.module":
+        return _global_grows_and_kept(cls, attr)
     grows = False
     methods = {}  # its own and those it inherits from the program's classes
     for owner in reversed([cls, *base_classes(cls)]):
@@ -238,6 +261,28 @@ def _grows_and_kept(cls, attr: str, sampled: bool = False) -> bool:
                 return False
             grows = grows or kind == "setitem" or kind == "method" and use in _ADDS
     return grows
+
+
+def _global_grows_and_kept(module, name: str) -> bool:
+    grows, binds = False, 0
+    for op in walk(module):
+        if op.name == "host.store" and string_attr(op, "name") == name and \
+                (enclosing_scope(op).name == "host.module" or
+                 string_attr(op, "scope") == "global"):
+            binds += 1
+            if enclosing_scope(op).name != "host.module" or enclosing_loop(op) is not None:
+                return False  # rebound in a function or per episode: emptied, a rollout
+        elif op.name == "host.call":
+            callee = producer(op.operands[0])
+            held = producer(callee.operands[0]) if callee is not None and \
+                callee.name == "host.getattr" else None
+            if held is None or held.name != "host.load" or \
+                    string_attr(held, "name") != name or not _global_name(held):
+                continue
+            if string_attr(callee, "attr") in _EMPTIES:
+                return False
+            grows = grows or string_attr(callee, "attr") in _ADDS
+    return grows and binds == 1
 
 
 def _self_attribute(op, attr: str):
@@ -287,10 +332,12 @@ def _report_whole(op, kept) -> None:
         return
     cls, attr, _ = kept
     made = string_attr(op, "qualname").replace("numpy.", "np.")
-    message = (f"`{made}(...)` converts every item of `self.{attr}` {ctx.phrase(op)}: "
-               f"`{string_attr(cls, 'sym_name')}` adds to it and never empties it, so each "
+    held, adder = (attr, "the program") if cls.name == "host.module" else \
+        (f"self.{attr}", f"`{string_attr(cls, 'sym_name')}`")
+    message = (f"`{made}(...)` converts every item of `{held}` {ctx.phrase(op)}: "
+               f"{adder} adds to it and never empties it, so each "
                f"step walks and copies the whole memory in Python; keep the memory in "
-               f"preallocated arrays written in place (`self.states[i] = s`) and index "
+               f"preallocated arrays written in place (`states[i] = s`) and index "
                f"the sample you need")
     record_hint(op, HINT, message, ctx.frequency_assumptions(), related=[ctx.site])
 
@@ -393,9 +440,10 @@ RULE = Rule(
     hint=HintSpec(
         id="HARP207",
         name="memory-converted-per-step",
-        finds="a tensor or array built on every training step from a comprehension over a "
-              "whole collection the program keeps adding to and never empties (a replay "
-              "memory: `torch.tensor([t.s for t in self.replay_buffer])`), or a batch of "
+        finds="a tensor or array built on every training step from a whole collection the "
+              "program keeps adding to and never empties, an object's or a script's (a replay "
+              "memory: `torch.tensor([t.s for t in self.replay_buffer])`, "
+              "`np.array(exp_buffer)`), or a batch of "
               "a hundred items or more sampled from such a memory and assembled field by "
               "field from Python objects (per field, or in a loop over drawn indices)",
         why="each step walks and copies every stored item in Python: the cost grows with "

@@ -6,6 +6,7 @@
 # aggressive level's.
 # RUN: %expect-exit 1 %harp analyze %S/Inputs/workflows > %t.out
 # RUN: FileCheck %s < %t.out
+# CHECK-NOT: evaluate.py
 # CHECK: nearest_neighbour.py:7:17: HARP202 transfer-in-loop
 # CHECK-NOT: evaluate.py
 # RUN: %expect-exit 1 %harp analyze --level aggressive %S/Inputs/workflows > %t.agg
