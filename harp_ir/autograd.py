@@ -420,6 +420,9 @@ def module_key(value: ir.Value, depth: int = 0) -> tuple | None:
         return ("class", cls)
     for scope in analysis.binding_scopes(op):
         made = analysis.definition(value, scope)
+        if made is None:  # `vgg = VGG(); vgg = vgg.to(device)`: moved, the same module
+            made = _made_then_moved(analysis.definitions(value, scope),
+                                    string_attr(op, "name"))
         if made is not None and made.name != "host.load":
             return module_key(made.result, depth + 1) if len(made.results) == 1 else None
     passed = analysis.passed_arguments(value)
@@ -427,6 +430,26 @@ def module_key(value: ir.Value, depth: int = 0) -> tuple | None:
         return None
     keys = {module_key(argument, depth + 1) for argument, _ in passed}
     return keys.pop() if len(keys) == 1 else None
+
+
+def _made_then_moved(made: list, name: str):
+    """The one binding of `name` that makes a module, when every other binding of it is
+    the module itself moved or switched (`name = name.to(device)`, `name.eval()`) or the
+    same module restored from a checkpoint (`name = checkpoint["generator"]` in the other
+    branch); None otherwise."""
+    kept = []
+    for op in made:
+        if op.name == "host.getitem":
+            continue
+        callee = producer(op.operands[0]) if op.name == "host.call" and op.operands else None
+        held = producer(callee.operands[0]) if callee is not None and \
+            callee.name == "host.getattr" else None
+        if held is not None and held.name == "host.load" and \
+                string_attr(held, "name") == name and string_attr(op, "method") in _RETURNS_SELF:
+            continue
+        kept.append(op)
+    return kept[0] if len(kept) == 1 and len(made) > 1 and kept[0].name == "host.call" \
+        else None
 
 
 #: nn.Module methods that return the module itself
@@ -569,7 +592,8 @@ def _made_tensors(value: ir.Value) -> bool:
 
 def _parameter_owners(value: ir.Value, depth: int = 0) -> set[tuple] | None:
     """The modules whose `.parameters()` make up `value`: `m.parameters()`, `list(...)` of
-    it, `a + b`, `itertools.chain(...)`, a list display; None for anything else."""
+    it, `a + b`, `itertools.chain(...)`, `filter(...)` of it, a list display; None for
+    anything else."""
     op = producer(value)
     if op is None or depth > 4:
         return None
@@ -582,6 +606,11 @@ def _parameter_owners(value: ir.Value, depth: int = 0) -> set[tuple] | None:
         if string_attr(op, "qualname") in ("builtins.list", "itertools.chain", "builtins.tuple"):
             parts = [_parameter_owners(v, depth + 1) for v in list(op.operands)[1:]]
             return set().union(*parts) if parts and None not in parts else None
+        if callee is not None and callee.name == "host.load" and len(op.operands) == 3 and \
+                string_attr(callee, "name") == "filter" and \
+                string_attr(callee, "scope") == "builtin":
+            # `filter(lambda p: p.requires_grad, g.parameters())`: some of g's parameters
+            return _parameter_owners(op.operands[2], depth + 1)
         return None
     if op.name in ("host.binop", "host.list", "host.tuple"):
         parts = [_parameter_owners(v, depth + 1) for v in op.operands]

@@ -251,12 +251,41 @@ def training_sites(loop: ir.Operation, depth: int = 2):
             callee = producer(op.operands[0])
             owner = producer(callee.operands[0]) if callee is not None and \
                 callee.name == "host.getattr" else None
-            if owner is not None and string_attr(owner, "harp.kind") == "optimizer":
+            if owner is not None and (string_attr(owner, "harp.kind") == "optimizer" or
+                                      _optimizer_parameter(owner)):
                 yield op
         if _runs_update_function(op):
             yield op  # `self.a_opt([states, actions, advantages])`, a Keras 2 update step
         if depth > 0 and any(trains(f, depth - 1) for f in called_functions(op)):
             yield op
+
+
+def _optimizer_parameter(load: ir.Operation) -> bool:
+    """`optimizer_g.step()` in `train(..., optimizer_g, ...)` when every call of `train`
+    passes an optimizer the program makes (`torch.optim.Adam(...)`)."""
+    if load.name != "host.load":
+        return False
+    passed = analysis.passed_arguments(load.result)
+    return bool(passed) and all(argument is not None and _made_optimizer(argument)
+                                for argument, _ in passed)
+
+
+def _made_optimizer(value: ir.Value) -> bool:
+    """Whether `value` is an optimizer the program makes: a construction, or a name bound
+    to one, possibly also to one restored from a checkpoint (`opt = ckpt["opt"]` in the
+    other branch)."""
+    if autograd.optimizer_made(value) is not None:
+        return True
+    load = producer(value)
+    if load is None or load.name != "host.load":
+        return False
+    for scope in analysis.binding_scopes(load):
+        made = analysis.definitions(value, scope)
+        if made:
+            built = [m for m in made if m.name == "host.call" and
+                     string_attr(m, "harp.kind") == "optimizer"]
+            return bool(built) and all(m in built or m.name == "host.getitem" for m in made)
+    return False
 
 
 def runs_session(region: ir.Operation, depth: int = 3) -> bool:
