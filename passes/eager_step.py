@@ -265,6 +265,7 @@ def fix_eager_step(module, positions, hint):
     if why:
         raise Decline(f"the step uses {why}, which must run eagerly")
     _static_shapes(step)
+    _numpy_on_results(module, step, _reads_before_writes(step)[1])
     loops = [loop]
     node = loop
     while node in parents and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -312,6 +313,20 @@ def fix_eager_step(module, positions, hint):
         definition, new_outer.with_changes(leading_lines=[])]))
 
 
+def _numpy_on_results(module, statements, written: set[str]) -> None:
+    """Decline a step that hands what it computes to NumPy (`np.amax(q_next)`, `return
+    np.array(loss)`): eagerly NumPy converts the tensor, traced it has no value yet."""
+    numpy = syntax.module_alias(module, "numpy")
+    if numpy is None:
+        return
+    for node in syntax.walk(cst.Module(body=list(statements))):
+        if isinstance(node, cst.Call) and dotted_name(node.func).startswith(f"{numpy}.") and \
+                any(syntax.names([a.value]).loaded & written for a in node.args):
+            raise Decline(f"`{dotted_name(node.func)}(...)` takes a value the step computes: "
+                          f"traced, it is a symbolic tensor NumPy cannot read; use the "
+                          f"framework's op, or return it and convert after the call")
+
+
 #: constructors that make variables: a `tf.function` may create them on its first call only
 _MAKES_VARIABLES = ("Variable", "Sequential", "Model")
 
@@ -338,6 +353,7 @@ def _decorate_step_function(module, func, alias):
     _static_shapes(body)
     params = {p.name.value for p in func.params.params}
     _, written = _reads_before_writes(body)
+    _numpy_on_results(module, body, written)
     _traces_the_same(module, body, sorted(params), written | params)
     numbers = syntax.number_names(module)
     for node in syntax.walk(module):

@@ -229,3 +229,27 @@ def test_eager_step_drawing_tf_random_numbers_needs_the_flag(ctx):
         "tf.random.normal" in outcome.declined[0][1]
     fixed = refactor_source(src, Path("f.py"), Feedback(), unsafe=True)
     assert "@tf.function" in fixed.source
+
+
+def test_eager_step_handing_its_tensors_to_numpy_declines_even_when_asked(ctx):
+    """A step that returns `np.array(loss)` (or takes `np.amax` of its target network's
+    output) reads its tensors on the host: traced, they have no value for NumPy to read,
+    so decorating it would break the program. The hint names the read; the fix declines,
+    with `--unsafe-fixes` too."""
+    src = ("import numpy as np\nimport tensorflow as tf\n\n"
+           "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+           "opt = tf.keras.optimizers.SGD(0.1)\n\n\n"
+           "def train_model(x):\n"
+           "    with tf.GradientTape() as tape:\n"
+           "        loss = tf.reduce_mean(model(x))\n"
+           "    grads = tape.gradient(loss, model.trainable_variables)\n"
+           "    opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+           "    return np.array(loss)\n\n\n"
+           "for x in [tf.ones((4, 2))] * 200:\n"
+           "    train_model(x)\n")
+    outcome = refactor(src)
+    assert outcome.source == src
+    [(hint, reason)] = [(h, r) for h, r in outcome.declined if h.id == "HARP103"]
+    assert "`np.array(...)` takes a value the step computes" in reason
+    assert "np.array" in hint.message
+    assert refactor_source(src, Path("f.py"), Feedback(), unsafe=True).source == src
