@@ -421,8 +421,10 @@ def module_key(value: ir.Value, depth: int = 0) -> tuple | None:
     for scope in analysis.binding_scopes(op):
         made = analysis.definition(value, scope)
         if made is None:  # `vgg = VGG(); vgg = vgg.to(device)`: moved, the same module
-            made = _made_then_moved(analysis.definitions(value, scope),
-                                    string_attr(op, "name"))
+            bound = analysis.definitions(value, scope)
+            kept = constructions(bound, string_attr(op, "name"))
+            made = kept[0] if len(kept) == 1 and len(bound) > 1 and \
+                kept[0].name == "host.call" else None
         if made is not None and made.name != "host.load":
             return module_key(made.result, depth + 1) if len(made.results) == 1 else None
     passed = analysis.passed_arguments(value)
@@ -432,13 +434,13 @@ def module_key(value: ir.Value, depth: int = 0) -> tuple | None:
     return keys.pop() if len(keys) == 1 else None
 
 
-def _made_then_moved(made: list, name: str):
-    """The one binding of `name` that makes a module, when every other binding of it is
-    the module itself moved or switched (`name = name.to(device)`, `name.eval()`) or the
-    same module restored from a checkpoint (`name = checkpoint["generator"]` in the other
-    branch); None otherwise."""
+def constructions(bound: list, name: str) -> list:
+    """Of the ops a name is bound to (`analysis.definitions`), those that make its object:
+    not the object itself moved or switched (`name = name.to(device)`, `name.eval()`), nor
+    the same object restored from a checkpoint in another branch (`name =
+    checkpoint["generator"]`)."""
     kept = []
-    for op in made:
+    for op in bound:
         if op.name == "host.getitem":
             continue
         callee = producer(op.operands[0]) if op.name == "host.call" and op.operands else None
@@ -448,8 +450,7 @@ def _made_then_moved(made: list, name: str):
                 string_attr(held, "name") == name and string_attr(op, "method") in _RETURNS_SELF:
             continue
         kept.append(op)
-    return kept[0] if len(kept) == 1 and len(made) > 1 and kept[0].name == "host.call" \
-        else None
+    return kept
 
 
 #: nn.Module methods that return the module itself

@@ -280,11 +280,11 @@ def _made_optimizer(value: ir.Value) -> bool:
     if load is None or load.name != "host.load":
         return False
     for scope in analysis.binding_scopes(load):
-        made = analysis.definitions(value, scope)
+        made = autograd.constructions(analysis.definitions(value, scope),
+                                      string_attr(load, "name"))
         if made:
-            built = [m for m in made if m.name == "host.call" and
-                     string_attr(m, "harp.kind") == "optimizer"]
-            return bool(built) and all(m in built or m.name == "host.getitem" for m in made)
+            return all(m.name == "host.call" and string_attr(m, "harp.kind") == "optimizer"
+                       for m in made)
     return False
 
 
