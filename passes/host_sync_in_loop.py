@@ -77,10 +77,6 @@ def _subject(op) -> str:
     return string_attr(op, "harp.receiver") or "the value"
 
 
-def _what(op) -> str:
-    return call_text(op)
-
-
 def _message(op, loop, how_often: str, logging: bool) -> str:
     subject = _subject(op)
     if _barrier(op):
@@ -92,10 +88,10 @@ def _message(op, loop, how_often: str, logging: bool) -> str:
                 f"waits for the device {how_often}; test it on the device "
                 f"less often (every N steps) or once after the loop")
     if logging:
-        return (f"{_what(op)} copies `{subject}` to the host and waits for the device "
+        return (f"{call_text(op)} copies `{subject}` to the host and waits for the device "
                 f"{how_often}, only to print or log it; log less often, or keep the "
                 f"values on the device and convert them when you log")
-    return (f"{_what(op)} copies `{subject}` to the host and waits for the device "
+    return (f"{call_text(op)} copies `{subject}` to the host and waits for the device "
             f"{how_often}; keep it on the device (accumulate with tensor ops) and "
             f"convert once after the loop")
 
@@ -326,16 +322,16 @@ def _waits_anyway(op, loop) -> Assumption | None:
                "pinned memory (`pin_memory=True`) and `non_blocking=True` would remove both "
                "waits")
     elif (copy := _adjacent_wait(op, after=False)) is not None:
-        what, why = _what(copy), ("nothing reaches the device between the two, so this one "
+        what, why = call_text(copy), ("nothing reaches the device between the two, so this one "
                                   "only copies")
     elif (copy := _adjacent_wait(op, after=True)) is not None:
-        what, why = _what(copy), ("nothing reaches the device between the two, so removing "
+        what, why = call_text(copy), ("nothing reaches the device between the two, so removing "
                                   "this one alone moves the wait there")
     else:
         copy = device.in_every_iteration(loop, lambda o: not same_op(o, op) and _needed(o))
         if copy is None:
             return None
-        what, why = _what(copy), "the host needs that value there"
+        what, why = call_text(copy), "the host needs that value there"
     where = span(copy.location)
     return Assumption(
         "only-wait", describe_loop(loop), "high", "speculated",

@@ -264,6 +264,8 @@ def _grows_and_kept(cls, attr: str, sampled: bool = False) -> bool:
 
 
 def _global_grows_and_kept(module, name: str) -> bool:
+    """Whether the module's code adds to its global `name` (`exp_buffer.append(t)`), binds
+    it once, at its top level outside any loop, and never empties it."""
     grows, binds = False, 0
     for op in walk(module):
         if op.name == "host.store" and string_attr(op, "name") == name and \
@@ -272,17 +274,24 @@ def _global_grows_and_kept(module, name: str) -> bool:
             binds += 1
             if enclosing_scope(op).name != "host.module" or enclosing_loop(op) is not None:
                 return False  # rebound in a function or per episode: emptied, a rollout
-        elif op.name == "host.call":
-            callee = producer(op.operands[0])
-            held = producer(callee.operands[0]) if callee is not None and \
-                callee.name == "host.getattr" else None
-            if held is None or held.name != "host.load" or \
-                    string_attr(held, "name") != name or not _global_name(held):
-                continue
-            if string_attr(callee, "attr") in _EMPTIES:
-                return False
-            grows = grows or string_attr(callee, "attr") in _ADDS
+            continue
+        held, method = _method_on(op)
+        if held is None or held.name != "host.load" or string_attr(held, "name") != name or \
+                not _global_name(held):
+            continue
+        if method in _EMPTIES:
+            return False
+        grows = grows or method in _ADDS
     return grows and binds == 1
+
+
+def _method_on(op):
+    """(the op making the receiver, the method) of a method call `x.m(...)`; (None, "")
+    for anything else."""
+    callee = producer(op.operands[0]) if op.name == "host.call" and op.operands else None
+    if callee is None or callee.name != "host.getattr":
+        return None, ""
+    return producer(callee.operands[0]), string_attr(callee, "attr")
 
 
 def _self_attribute(op, attr: str):
@@ -296,13 +305,10 @@ def _self_attribute(op, attr: str):
         if holder is not None and holder.name == "host.getattr" and \
                 string_attr(holder, "attr") == attr and _is_self(holder.operands[0]):
             return op.name.removeprefix("host."), ""
-    if op.name == "host.call":
-        callee = producer(op.operands[0])
-        holder = producer(callee.operands[0]) if callee is not None and \
-            callee.name == "host.getattr" else None
-        if holder is not None and holder.name == "host.getattr" and \
-                string_attr(holder, "attr") == attr and _is_self(holder.operands[0]):
-            return "method", string_attr(callee, "attr")
+    holder, method = _method_on(op)
+    if holder is not None and holder.name == "host.getattr" and \
+            string_attr(holder, "attr") == attr and _is_self(holder.operands[0]):
+        return "method", method
     return None
 
 

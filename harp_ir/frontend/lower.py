@@ -112,7 +112,9 @@ def _joined(folder: list[str], added: str) -> list[str] | None:
 class Lowerer:
     def __init__(self, tree: cst.Module, filename: str, program: Program | None = None,
                  module_name: str = "", source: str | None = None,
-                 later: dict[str, Fact] | None = None):
+                 later: dict[str, Fact] | None = None, prior: Lowerer | None = None):
+        """`prior`: an earlier lowering of the same tree (`lower_settled`), whose facts
+        about the tree alone (node positions, TF1 evidence, `sys.path` folders) hold."""
         self.program = program
         #: module-level names a function reads before the module binds them (a helper
         #: defined below its caller), with the facts the module's end binds them to: when
@@ -122,7 +124,7 @@ class Lowerer:
         self.lines = source.splitlines() if source is not None else None
         self.module_name = module_name or Path(filename).stem
         self.tree = tree
-        self.positions = positions(tree)
+        self.positions = prior.positions if prior is not None else positions(tree)
         self.filename = filename
         self.catalogue = api_catalogue.load()
         #: the classes the catalogue gives a tensor kind (`torch.Tensor`) -> their framework
@@ -134,10 +136,10 @@ class Lowerer:
         self.scopes: list[Scope] = [Scope("module")]
         self.frameworks: set[str] = set()
         self.dynamic: list[tuple[str, str, cst.CSTNode]] = []  # (feature, detail, node)
-        self.tf1 = tf1_evidence(tree, source)
+        self.tf1 = prior.tf1 if prior is not None else tf1_evidence(tree, source)
         #: folders the file adds to `sys.path` by a constant (`sys.path.append("game/")`)
-        self.sys_path = _sys_path_folders(tree) if source is None or "sys.path" in source \
-            else []
+        self.sys_path = prior.sys_path if prior is not None else \
+            _sys_path_folders(tree) if source is None or "sys.path" in source else []
         #: TF1 graph mode: the module reaches tensorflow.compat.v1 (its tensors' methods
         #: are TF1 variables' and tensors': `v.assign(x)` builds an op)
         self.graph_mode = False
@@ -1260,12 +1262,13 @@ def lower_settled(make, emit, undo):
     """(the lowerer, what `emit` gave) once a file's lowering knows the facts of the
     module-level names its functions read before the module binds them (`get_model`
     calling `_model_class`, defined below it): lowered again with them when there are
-    such names, at most `_MAX_LOWERINGS` times. `make(later)` builds a Lowerer, `emit`
-    lowers with it, `undo` drops what a lowering emitted."""
+    such names, at most `_MAX_LOWERINGS` times. `make(later, prior)` builds a Lowerer
+    (`prior`: the last one, whose facts about the tree it reuses), `emit` lowers with it,
+    `undo` drops what a lowering emitted."""
     later: dict[str, Fact] = {}
-    lowerings = 1
+    lowerings, lowerer = 1, None
     while True:
-        lowerer = make(later)
+        lowerer = make(later, lowerer)
         result = emit(lowerer)
         bound = lowerer.scopes[0].facts
         found = {n: bound[n] for n in lowerer.read_early
@@ -1281,7 +1284,8 @@ def lower_source(source: str, filename: str, module_name: str = "") -> ir.Module
     tree = parse(source, filename)
     try:
         return lower_settled(
-            lambda later: Lowerer(tree, filename, None, module_name, source, later),
+            lambda later, prior: Lowerer(tree, filename, None, module_name, source, later,
+                                         prior),
             lambda lowerer: lowerer.lower_module(), lambda: None)[1]
     except Exception as e:  # noqa: BLE001
         raise internal_error(filename, e) from None

@@ -89,7 +89,8 @@ class Program:
             tree = parse(source, str(path))
             try:
                 lowerer, _ = lower_settled(
-                    lambda later: Lowerer(tree, str(path), self, name, source, later),
+                    lambda later, prior: Lowerer(tree, str(path), self, name, source, later,
+                                                 prior),
                     lambda lowerer: lowerer.lower_into(self.module.body),
                     lambda: self._erase(str(path)))
             except Exception as e:  # noqa: BLE001  (one file must not stop the run)
@@ -200,7 +201,6 @@ def _constant_all(tree) -> tuple[str, ...] | None:
 
 #: project modules added on import per program, at most
 _MAX_LOOKED_UP = 64
-
 
 
 def lower_program(paths: list[Path], root: Path | None = None) -> tuple[ir.Module,
