@@ -2725,6 +2725,13 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     owner = self_class(value)
     if owner is not None:
         return owner
+    store = reaching_store(load)  # the binding straight-line code (or a flag) gives it
+    made = producer(_unpacked(store.operands[0])) if store is not None else None
+    cls = _constructed_class(imported(made) if made is not None and
+                             made.name == "host.import" else made,
+                             host_module(at) or enclosing_scope(load))
+    if cls is not None:
+        return cls
     for where in binding_scopes(load):
         stores = _class_stores(where, string_attr(load, "name"))
         made = producer(_unpacked(stores[0].operands[0])) if len(stores) == 1 else None
@@ -3381,9 +3388,13 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
     """The `host.store` of a load's name that reaches it in straight-line code (looking
     out through the `if`s and `with`s around it, and through loops that never bind the
     name: a notebook's loop calling the `play_one_step` its earlier cell defined), or None
-    when none does or a branch or loop in between may rebind the name."""
+    when none does or a branch or loop in between may rebind the name. An earlier `if` on
+    the same unchanging flag as an `if` around the load took the same branch
+    (`if web: ds = WebDataset() else: ds = Folder()` then `if web: ... else:
+    DataLoader(ds)` reads the folder dataset)."""
     name = string_attr(load, "name")
     found, at = None, load
+    taken = _branches_taken(load)
     while found is None and at is not None:
         for op in at.block.operations:
             op = op.operation
@@ -3392,13 +3403,63 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
             if op.name == "host.store" and string_attr(op, "name") == name:
                 found = op
             elif op.regions and _stores_name(op, name):
-                return None  # rebound in a branch or loop: which store reaches is unknown
+                branch = _branch_taken(op, taken)
+                if branch is None:
+                    return None  # rebound in a branch or loop: which store reaches is unknown
+                for inner in branch.operations:
+                    inner = inner.operation
+                    if inner.name == "host.store" and string_attr(inner, "name") == name:
+                        found = inner
+                    elif inner.regions and _stores_name(inner, name):
+                        return None
         if found is None and at is not None:
             parent = at.parent
             at = parent if parent is not None and (
                 parent.name in ("host.if", "host.with") or
                 parent.name in LOOPS and not _stores_name(parent, name)) else None
     return found
+
+
+def _flag(if_op: ir.Operation) -> tuple[str, bool] | None:
+    """(the name, negated) when an `if` tests a name (`if web:`, `if not web:`) that its
+    scope binds once, in its body and not in a branch or loop, and no function rebinds
+    through `global`: every `if` on it after that binding takes the same branch."""
+    negated, op = False, producer(if_op.operands[0]) if if_op.operands else None
+    while op is not None and (op.name == "host.truth" or op.name == "host.unop" and
+                              string_attr(op, "op") == "not"):
+        negated ^= op.name == "host.unop"
+        op = producer(op.operands[0])
+    if op is None or op.name != "host.load":
+        return None
+    name, scope = string_attr(op, "name"), enclosing_scope(op)
+    stores = _stores(scope).get(name, [])
+    if len(stores) != 1 or not same_op(stores[0].parent, scope) or \
+            name in _rebound_globals(host_module(op) or scope):
+        return None
+    return name, negated
+
+
+def _branches_taken(op: ir.Operation) -> dict[str, bool]:
+    """For each `if` on a flag (`_flag`) around `op` in its scope: the flag -> whether it
+    is true where `op` runs."""
+    taken, inner, parent = {}, op, op.parent
+    while parent is not None and parent.name not in SCOPES:
+        if parent.name == "host.if" and (flag := _flag(parent)) is not None:
+            then = same_op(inner.parent, parent) and \
+                inner.block == parent.regions[0].blocks[0]
+            taken[flag[0]] = then != flag[1]
+        inner, parent = parent, parent.parent
+    return taken
+
+
+def _branch_taken(op: ir.Operation, taken: dict) -> ir.Block | None:
+    """The block an `if` on a flag runs, when the `if`s around a load (in its scope) fix
+    that flag."""
+    flag = _flag(op) if op.name == "host.if" else None
+    value = taken.get(flag[0]) if flag is not None else None
+    if value is None:
+        return None
+    return op.regions[0 if value != flag[1] else 1].blocks[0]
 
 
 def _stores_name(op: ir.Operation, name: str) -> bool:
@@ -3469,13 +3530,6 @@ def _program_modules(op: ir.Operation) -> dict[str, ir.Operation]:
     return found
 
 
-def file_of(op: ir.Operation) -> ir.Operation | None:
-    """The host.module (one file or notebook of the program) holding `op`."""
-    while op is not None and op.name != "host.module":
-        op = op.parent
-    return op
-
-
 @per_run(key=program_of)
 def _imports(op: ir.Operation) -> dict[ir.Operation, list[ir.Operation]]:
     """Each file of the program -> the files of the program it imports."""
@@ -3519,7 +3573,7 @@ def workflow_files(op: ir.Operation) -> list[ir.Operation]:
     it, transitively (see `_file_groups`). An evaluation script beside the training script,
     both importing the model, runs with it: blind readers judged its pass over the test set
     one run after training, not a main loop of its own."""
-    groups, file = _file_groups(op), file_of(op)
+    groups, file = _file_groups(op), host_module(op)
     if file not in groups:
         return [file] if file is not None else []
     return [m for m, r in groups.items() if r == groups[file]]

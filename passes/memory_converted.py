@@ -29,7 +29,7 @@ from harp_ir.analysis import (
     class_methods,
     enclosing_loop,
     enclosing_scope,
-    file_of,
+    host_module,
     passed_arguments,
     producer,
     reaching_store,
@@ -70,7 +70,7 @@ def _kept_collection(call):
     sampled = False
     if walked is not None and walked.name == "host.load" and _global_name(walked):
         # a memory a script or notebook keeps at module level (`exp_buffer = deque(...)`)
-        return file_of(walked), string_attr(walked, "name"), False
+        return host_module(walked), string_attr(walked, "name"), False
     if walked is not None and walked.name == "host.load":
         # every value the local holds is a sample of the same memory (`batch =
         # random.sample(self.buffer, self.count)` on one branch, `..., k)` on the other)
