@@ -499,6 +499,21 @@ def _program_refutes_tensor(value: ir.Value) -> bool:
     return _refutes(value, set(), 0)
 
 
+def chosen_values(value: ir.Value) -> list[ir.Value]:
+    """The values a conditional expression (`"cuda" if c else "cpu"`, a `host.if` with
+    results) yields for `value` on each branch; [] for any other value."""
+    op = producer(value)
+    if op is None or op.name != "host.if" or not op.results:
+        return []
+    found = []
+    for region in op.regions:
+        last = list(region.blocks[0].operations)[-1].operation
+        if last.name != "hostcf.yield" or len(last.operands) <= value.result_number:
+            return []
+        found.append(last.operands[value.result_number])
+    return found
+
+
 def _refutes(value: ir.Value, visiting: set, depth: int) -> bool:
     op = producer(value)
     if op is None or depth > 8:
@@ -1252,6 +1267,21 @@ def constant_value(value: ir.Value):
 
 # --- How often a statement runs -------------------------------------------------------
 
+def _handler_between(op: ir.Operation, loop: ir.Operation) -> str | None:
+    """The `except` clause between `op` and `loop` that holds `op`, as text: a handler
+    runs on the iterations whose body raised (an epoch's end, a retried read), not on
+    every one; None when there is none."""
+    parent = op.parent
+    while parent is not None and not same_op(parent, loop):
+        if parent.name == "host.except":
+            caught = producer(parent.operands[0]) if parent.operands else None
+            text = string_attr(caught, "qualname") or string_attr(caught, "name") \
+                if caught is not None else ""
+            return f"except {text.rsplit('.', 1)[-1]}" if text else "except"
+        parent = parent.parent
+    return None
+
+
 def branches(op: ir.Operation, loop: ir.Operation) -> list[tuple[ir.Operation, int]]:
     """(host.if, index of the region holding `op`) for each `if` between `op` and `loop`."""
     found = []
@@ -1316,6 +1346,8 @@ def frequency(op: ir.Operation, loop: ir.Operation) -> Frequency:
     """How often `op` runs in `loop`: the guards of the `if` branches between them. The
     `else` of a periodic test runs on most iterations, so only `then` branches count."""
     found = Frequency()
+    if (handler := _handler_between(op, loop)) is not None:  # `except OutOfRangeError:`
+        found = Frequency(handler, "once")
     for if_op, region in branches(op, loop):
         cond = if_op.operands[0]
         if region != 0 or invariant_in(cond, loop, pure=("pure", "sync")):
@@ -1361,6 +1393,8 @@ def guard_kind(cond: ir.Value, scope: ir.Operation, if_op: ir.Operation,
     period = 0
     if not kind and not in_function:
         kind, period = _counter_reset(ops, scope, if_op)
+    if not kind:
+        kind, period = _marker_reset(ops, scope, if_op)
     if not kind and (any(tests_one_value(o, ints_only=True) for o in ops) if in_function
                      else any(tests_one_value(o) or _picks_one_iteration(o, scope)
                               for o in ops)):
@@ -1393,6 +1427,45 @@ def _counter_reset(ops: list[ir.Operation], loop: ir.Operation,
                 n = setting_int(other) or 0
                 return ("conditional", n) if 0 < n <= _OFTEN else ("periodic", 0)
     return "", 0
+
+
+def _marker_reset(ops: list[ir.Operation], scope: ir.Operation,
+                  if_op: ir.Operation) -> tuple[str, int]:
+    """`if step - last_eval >= every: last_eval = step`, `if time.time() - last > 60:
+    last = time.time()`: the guarded branch moves the marker up to the value it is
+    compared against, so the test holds again only once that value has moved on by the
+    interval: periodic ("conditional" with its period for a stated interval up to
+    `_OFTEN`); ("", 0) for any other test."""
+    for op in ops:
+        if op.name != "host.compare" or len(op.operands) != 2 or \
+                strings_attr(op, "ops")[0] not in ("ge", "gt"):
+            continue
+        diff, bound = producer(op.operands[0]), op.operands[1]
+        if diff is None or diff.name != "host.binop" or string_attr(diff, "op") != "sub" or \
+                not invariant_in(bound, scope):
+            continue
+        current, marker = producer(diff.operands[0]), producer(diff.operands[1])
+        if marker is None or marker.name != "host.load" or current is None or \
+                not any(_moves_marker(o.operation, string_attr(marker, "name"), current)
+                        for o in if_op.regions[0].blocks[0].operations):
+            continue
+        n = setting_int(bound) or 0
+        return ("conditional", n) if 0 < n <= _OFTEN else ("periodic", 0)
+    return "", 0
+
+
+def _moves_marker(op: ir.Operation, marker: str, current: ir.Operation) -> bool:
+    """Whether `op` is `marker = current`: a store of the marker's name of the same name
+    (`last = step`) or the same library call (`last = time.time()`) the test reads."""
+    if op.name != "host.store" or string_attr(op, "name") != marker:
+        return False
+    value = producer(op.operands[0])
+    if value is None or value.name != current.name:
+        return False
+    if value.name == "host.load":
+        return string_attr(value, "name") == string_attr(current, "name")
+    return value.name == "host.call" and bool(string_attr(value, "qualname")) and \
+        string_attr(value, "qualname") == string_attr(current, "qualname")
 
 
 def _resets(if_op: ir.Operation, read: ir.Operation) -> bool:
@@ -2870,11 +2943,14 @@ def _attribute_classes(attribute: ir.Operation,
 
 def made_once(value: ir.Value) -> ir.Operation | None:
     """The op that makes `value` when the program binds it in one place: a name stored
-    once where it is bound, or `self.x` its class stores once (`self.train_op =
-    optimizer.minimize(loss)` in `__init__`); None for a name bound elsewhere or more than
-    once; any other value's own producer."""
+    once where it is bound, or by the store straight-line code reads it from (`opt =
+    Adam(...)` just above, though a later phase binds `opt` again), or `self.x` its class
+    stores once (`self.train_op = optimizer.minimize(loss)` in `__init__`); None for a name
+    bound elsewhere or more than once; any other value's own producer."""
     op = producer(value)
     if op is not None and op.name == "host.load":
+        if reaching_store(op) is not None:  # the binding straight-line code reads
+            return reaching_definition(value, enclosing_scope(op))
         for scope in binding_scopes(op):
             found = definition(value, scope)
             if found is not None:
@@ -3396,22 +3472,26 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
     found, at = None, load
     taken = _branches_taken(load)
     while found is None and at is not None:
+        unknown = False  # rebound in a branch or loop since the last plain store
         for op in at.block.operations:
             op = op.operation
             if same_op(op, at):
                 break
             if op.name == "host.store" and string_attr(op, "name") == name:
-                found = op
-            elif op.regions and _stores_name(op, name):
+                found, unknown = op, False
+            elif op.regions and op.name not in SCOPES and _stores_name(op, name):
+                # (defining a function or class binds none of the names its body does)
                 branch = _branch_taken(op, taken)
-                if branch is None:
-                    return None  # rebound in a branch or loop: which store reaches is unknown
-                for inner in branch.operations:
+                for inner in branch.operations if branch is not None else ():
                     inner = inner.operation
                     if inner.name == "host.store" and string_attr(inner, "name") == name:
-                        found = inner
+                        found, unknown = inner, False
                     elif inner.regions and _stores_name(inner, name):
-                        return None
+                        found, unknown = None, True
+                if branch is None:
+                    found, unknown = None, True
+        if unknown:
+            return None  # which store reaches is unknown
         if found is None and at is not None:
             parent = at.parent
             at = parent if parent is not None and (

@@ -24,6 +24,7 @@ from harp_ir.analysis import (
     describe_loop,
     enclosing_scope,
     few_iterations,
+    frequency,
     loop_runs,
     loops_around,
     producer,
@@ -155,6 +156,14 @@ def _per_outer_iteration(loop, site) -> list[Assumption]:
                        f"step that runs the graph")]
 
 
+def _guarded(site, loop) -> list[Assumption]:
+    """The guard `site` runs under in `loop`: a periodic evaluation (`if step - last_eval
+    >= every:`), an epoch's end (`except OutOfRangeError:`) adds a node every so many
+    steps, not on every one: a high-risk speculation that it matters."""
+    found = frequency(site, loop).assumption(loop)
+    return [found] if found is not None else []
+
+
 def _handful(site) -> list[Assumption]:
     """A high-risk `hot-loop` speculation when every loop around `site` is a constant
     `range` of at most 16 iterations and nothing repeats them (module-level code, or a
@@ -170,7 +179,7 @@ def _handful(site) -> list[Assumption]:
                        f"repeats it: the op is built a handful of times, not on every step")]
 
 
-def _report_in_callee(func, built, loop, reported: set) -> None:
+def _report_in_callee(func, built, loop, reported: set, site) -> None:
     """A function that builds `built` and runs the graph itself, called only in loops:
     the op must move out of the function, so the hint goes on the construction, naming
     the function and the loop. (A function that returns what it builds is reported at
@@ -191,6 +200,7 @@ def _report_in_callee(func, built, loop, reported: set) -> None:
                    "the loop does not build into a fresh tf.Graph each iteration"),
         loop_runs(loop),
         *_per_outer_iteration(loop, built),
+        *_guarded(site, loop),
         *(_handful(sites[0]) if len(sites := calls_of(func)) == 1 else []),
     ])
 
@@ -211,7 +221,7 @@ def run(module, pass_=None) -> None:
             continue
         if func is not None and _memo(_runs_graph, func) and \
                 all(_graph_loop(c) is not None for c in calls_of(func)):
-            _report_in_callee(func, built, loop, reported)
+            _report_in_callee(func, built, loop, reported, op)
             continue
         what = "`" + string_attr(built, "qualname").replace("tensorflow.compat.v1", "tf") + "`"
         if func is not None:  # a function of the file that builds ops, called in the loop
@@ -229,6 +239,7 @@ def run(module, pass_=None) -> None:
                        "the loop does not build into a fresh tf.Graph each iteration"),
             loop_runs(loops_around(op)[0]),  # the loop a fix moves it out of
             *_per_outer_iteration(loop, op),
+            *_guarded(op, loop),
             *_handful(op),
         ] + ([_builds_only(func)] if func is not None else []))
 
@@ -325,7 +336,8 @@ RULE = Rule(
         after="y = tf.matmul(x_ph, w)\n"
               "for x in batches:\n"
               "    sess.run(y, {x_ph: x})\n",
-        assumptions=("library", "same-graph", "loop-runs", "hot-loop", "pure"),
+        assumptions=("library", "same-graph", "loop-runs", "hot-loop", "every-iteration",
+                     "pure"),
     ),
     fix=Fix(
         apply=fix_graph_built_in_loop,

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import re
 
-from harp_ir import callgraph, catalogue
+from harp_ir import autograd, callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     base_classes,
+    call_arguments,
     called_function,
     class_methods,
+    constant_value,
+    host_module,
     instance_class,
     per_run,
     producer,
@@ -150,7 +153,13 @@ _DETERMINISTIC_LAYERS = frozenset(f"torch.nn.{n}" for n in (
     "Sigmoid", "Softplus", "Softmax", "LogSoftmax", "Flatten", "Unflatten", "Identity",
     "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Embedding", "LayerNorm",
-    "Sequential", "ModuleList"))
+    "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "ReflectionPad1d",
+    "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "ZeroPad2d", "ConstantPad1d",
+    "ConstantPad2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
+    "PixelShuffle", "PReLU", "Hardtanh", "Sequential", "ModuleList"))
+#: layers that keep running statistics when asked to (`track_running_stats=True`)
+_TRACKS_WHEN_ASKED = ("torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d",
+                      "torch.nn.InstanceNorm3d")
 #: methods that change a model's parameters, a tensor in place, or the graph a forward's
 #: result belongs to (`backward` frees it): the catalogue's mutating methods of these classes
 _CHANGES_MODELS = catalogue.load().mutating_methods("torch.Tensor", "torch.optim.Optimizer",
@@ -199,13 +208,42 @@ def _deterministic_layer(made, chain, depth: int) -> bool:
         return False
     qualname = string_attr(made, "qualname")
     if qualname in _DETERMINISTIC_LAYERS:
-        return True
+        return _keeps_no_statistics(made)
     cls = instance_class(made.result, made)
     if cls is not None:
         return cls in chain or _deterministic(cls, depth + 1)
     builds_layer = qualname.startswith("torch.nn.") and qualname.count(".") == 2 and \
         qualname[9:10].isupper() and qualname != "torch.nn.Parameter"
     return not builds_layer and string_attr(made, "harp.kind") != "module"
+
+
+def _keeps_no_statistics(made) -> bool:
+    """An instance norm keeps running statistics only when `track_running_stats` is set
+    (then every training forward updates them, as batch norm does)."""
+    if string_attr(made, "qualname") not in _TRACKS_WHEN_ASKED:
+        return True
+    args = call_arguments(made)
+    return sum(1 for k, _ in args if k == "") < 5 and all(
+        constant_value(v) is False for k, v in args if k in ("track_running_stats", "**", "*"))
+
+
+def _built_deterministic(made, depth: int = 0) -> bool:
+    """Whether a library construction call (`nn.Sequential(nn.Linear(64, 256), nn.ReLU(),
+    ...)`) builds a module that computes deterministically: a layer of
+    `_DETERMINISTIC_LAYERS` whose module arguments are built so too (a list of layers
+    passed whole, `nn.Sequential(*layers)`, is not read)."""
+    if made is None or made.name != "host.call" or depth > 6 or \
+            string_attr(made, "qualname") not in _DETERMINISTIC_LAYERS or \
+            not _keeps_no_statistics(made):
+        return False
+    container = string_attr(made, "qualname") in ("torch.nn.Sequential", "torch.nn.ModuleList")
+    for keyword, value in call_arguments(made):
+        if keyword == "*" or keyword == "**":
+            return False
+        if (container or value_kind(value) == "module") and \
+                not _built_deterministic(producer(value), depth + 1):
+            return False  # a layer made elsewhere, or of a kind not known here
+    return True
 
 
 def _class_chain(cls, depth: int = 0) -> list:
@@ -256,46 +294,102 @@ def _module_call_key(op):
     """The callee and inputs of a call of a module whose forward is deterministic, as a
     structural key, else None."""
     callee = op.operands[0]
-    if value_kind(callee) != "module":  # `model(x)`, `self.net(x)`
+    if value_kind(callee) != "module" and not autograd.calls_made_module(op):
+        return None  # `model(x)`, `self.net(x)`, a model handed in (`G(z)` in `train(G)`)
+    cls = instance_class(callee, op)
+    if cls is not None and not _deterministic(cls):
         return None
-    if not _deterministic(instance_class(callee, op)):
-        return None
+    if cls is None:  # `G = nn.Sequential(...)`, or a model handed in: where it is made
+        key = autograd.module_key(callee)
+        made = key[1] if key is not None and key[0] == "site" else None
+        made_class = instance_class(made.result, made) if made is not None else None
+        if made is None or not (_deterministic(made_class) if made_class is not None
+                                else _built_deterministic(made)):
+            return None
     parts = [_key(v) for v in op.operands]
     if None in parts:
         return None
     return (tuple(parts), str(op.attributes["kwnames"]) if "kwnames" in op.attributes else "")
 
 
+def _keeps_model(op, first) -> bool:
+    """Whether the call `op`, between two forwards of the model `first` calls, leaves
+    what the second computes unchanged though it changes models or gradients: a
+    `zero_grad()`, a `backward()` (it changes gradients, not weights), another model's
+    forward, an optimizer's `step()` when that optimizer holds parameters of other modules
+    only (a GAN's discriminator step between two forwards of its generator)."""
+    method = string_attr(op, "method")
+    if method in ("zero_grad", "backward"):
+        return True
+    key = autograd.module_key(first.operands[0])
+    if value_kind(op.operands[0]) == "module":  # another model's forward (`D(fake)`)
+        other = autograd.module_key(op.operands[0])
+        return key is not None and other is not None and other != key and \
+            not any(value_kind(v) == "module" for v in list(op.operands)[1:])
+    of = receiver(op)
+    if method != "step" or of is None:
+        return False
+    made = autograd.optimizer_made(of)
+    held = autograd.held_by(made) if made is not None else None
+    return held is not None and key is not None and not autograd.trains(key, held)
+
+
+def _cut(first, backwards) -> bool:
+    """Whether the one backward between two forwards takes the first result only where
+    its gradients for the model are cleared before use (HARP304's GAN case)."""
+    key = autograd.module_key(first.operands[0])
+    file = host_module(first)
+    optimized = autograd.optimized_modules(file, tensors_alone=True) if file else None
+    found = autograd.gradients_cleared(first, key, optimized) \
+        if key is not None and optimized is not None else None
+    return found is not None and len(backwards) == 1 and same_op(found[0], backwards[0])
+
+
 def _check_forwards(block):
     """A model called twice in one block on the same input, nothing in between that can
     change the model, its parameters or the input: the second forward (and its part of
-    the backward) repeats work whose result is at hand."""
-    seen: dict = {}
+    the backward) repeats work whose result is at hand. A backward in between (a GAN's
+    discriminator step taking the generator's output) is reported only when the first
+    result's path into it can be cut: it reaches that backward alone, and the module's
+    gradients from it are cleared before any use (`autograd.gradients_cleared`), so the
+    fix detaches it there and keeps it for the second use."""
+    seen: dict = {}  # key -> (the first call, the backward calls met since)
     for child in block.operations:
         op = child.operation
         key = _module_call_key(op) if op.name == "host.call" else None
         if op.name == "host.store":
             name = string_attr(op, "name")
             seen = {k: v for k, v in seen.items() if name not in _slots(k, set())}
-        elif op.name in ("host.setattr", "host.setitem", "host.delitem") or op.regions or \
-                op.name == "host.call" and key is None and _changes_models(op):
+        elif op.name in ("host.setattr", "host.setitem", "host.delitem") or op.regions:
             seen = {}
+        elif op.name == "host.call" and key is None and _changes_models(op):
+            seen = {k: (first, backwards + [op] * (string_attr(op, "method") == "backward"))
+                    for k, (first, backwards) in seen.items() if _keeps_model(op, first)}
         if key is None:
             continue
         if key not in seen:
-            seen[key] = op
+            seen[key] = (op, [])
             continue
-        first = seen[key]
+        first, backwards = seen[key]
         ctx = callgraph.per_step(op, callgraph.training_work)
-        if ctx is None:
+        if ctx is None or backwards and not _cut(first, backwards):
             continue
         where = span(first.location)
         line = where.line if where else "?"
         name = value_name(op.operands[0])
-        message = (f"`{name or 'the model'}(...)` runs the model's forward again on the same "
-                   f"input as line {line}, {ctx.phrase(op)}, and nothing in between changes "
-                   f"the model or the input: the forward, and its share of the backward, run "
-                   f"twice; call it once and use the result for both")
+        if backwards:
+            at = span(backwards[0].location)
+            message = (f"`{name or 'the model'}(...)` runs the model's forward again on the "
+                       f"same input as line {line}, {ctx.phrase(op)}, and only other models' "
+                       f"optimizer steps run in between: detach the first result where the "
+                       f"backward at line {at.line if at else '?'} takes it (its gradients "
+                       f"for this model are cleared before use) and use it here: one forward "
+                       f"and one backward through the model less per step")
+        else:
+            message = (f"`{name or 'the model'}(...)` runs the model's forward again on the "
+                       f"same input as line {line}, {ctx.phrase(op)}, and nothing in between "
+                       f"changes the model or the input: the forward, and its share of the "
+                       f"backward, run twice; call it once and use the result for both")
         record_hint(op, HINT, message, [
             Assumption("pure", name or "the model", "low", "proved",
                        "its layers are deterministic (no dropout, no batch norm) and its "
@@ -303,7 +397,7 @@ def _check_forwards(block):
             Assumption("no-alias", "", "medium", "speculated",
                        "no input is changed through another name in between"),
             *ctx.frequency_assumptions(),
-        ], related=[first])
+        ], related=[first, *backwards])
 
 
 def run(module, pass_=None) -> None:

@@ -36,9 +36,7 @@ from harp_ir.analysis import (
     loops_around,
     per_run,
     producer,
-    receiver,
     record_hint,
-    same_op,
     span,
     string_attr,
     walk,
@@ -287,20 +285,14 @@ def run(module, pass_=None) -> None:
 def _report_cleared(origin, key, optimized, done: set) -> None:
     """Report the forward `origin` of the trained module `key` when its output reaches one
     `backward()` only, its inputs carry no gradient anyone wants, and after that backward
-    every path clears the module's gradients before anything uses them."""
-    flow = autograd.flow(origin.result, scripts=True)
-    backward = flow.backwards[0] if flow.backwards else None
-    if backward is None or flow.returns or \
-            any(not same_op(b, backward) for b in flow.backwards) or \
-            any(r != "`backward()`" for r in flow.reaches):
+    every path clears the module's gradients before anything uses them
+    (`autograd.gradients_cleared`)."""
+    found = autograd.gradients_cleared(origin, key, optimized)
+    if found is None:
         return
-    inputs = autograd.weakest([autograd.gradient_free(v, optimized)
-                               for v in list(origin.operands)[1:]] + ["proved"])
-    if inputs != "proved" or not _stored_once(origin):
-        return  # a gradient its inputs may carry would be cut too (a DDPG actor's)
-    clear = _cleared_after(backward, key)
+    backward, clear = found
     ctx = callgraph.per_step(origin, callgraph.training_work)
-    if clear is None or ctx is None or (key, origin) in done:
+    if ctx is None or (key, origin) in done:
         return
     done.add((key, origin))
     what = autograd.forward_text(origin)
@@ -325,118 +317,6 @@ def _report_cleared(origin, key, optimized, done: set) -> None:
                    "no gradient towards a trained parameter")]
     assumptions += ctx.frequency_assumptions()
     record_hint(origin, HINT, message, assumptions, related=[ctx.site, backward, clear])
-
-
-def _stored_once(origin) -> bool:
-    """`G_ = self.G(z_)`: the forward's result is bound to a name by its own statement (the
-    fix detaches it there)."""
-    users = [u.owner for u in origin.result.uses]
-    return len(users) == 1 and users[0].name == "host.store"
-
-
-def _cleared_after(backward, key):
-    """The `zero_grad()` call that clears module `key`'s gradients on every path after
-    `backward`, before any optimizer that may hold them steps or anything reads a `.grad`;
-    None when some path uses them first or leaves the statement's loop iteration."""
-    block, after = backward.block, backward
-    while True:
-        ops = list(block.operations)
-        at = next(i for i, o in enumerate(ops) if same_op(o, after))
-        fate, clear = _fate(ops[at + 1:], key)
-        if fate == "used":
-            return None
-        if fate == "cleared":
-            return clear
-        owner = block.owner
-        owner = owner.operation if hasattr(owner, "operation") else owner
-        if owner is None or owner.name not in ("host.if", "host.with"):
-            return None  # the end of a loop's iteration or of a function: not proved
-        block, after = owner.block, owner
-
-
-def _fate(ops, key, depth: int = 0):
-    """What happens first to module `key`'s gradients along the straight-line `ops`:
-    ("cleared", the zero_grad call) on every path, ("used", None) on some path, or
-    ("", None) when nothing touches them."""
-    for op in ops:
-        fate = _touches(op, key, depth)
-        if fate[0]:
-            return fate
-        if op.name == "host.if":
-            branches = [_fate(list(r.blocks[0].operations), key, depth) for r in op.regions]
-            if any(f == "used" for f, _ in branches):
-                return "used", None
-            if all(f == "cleared" for f, _ in branches):
-                return branches[0]
-        elif op.name == "host.with":
-            fate = _fate(list(op.regions[0].blocks[0].operations), key, depth)
-            if fate[0]:
-                return fate
-        elif op.regions and any(_touches(o, key, depth)[0] == "used" for o in walk(op)):
-            return "used", None  # a loop or a try that may use them
-    return "", None
-
-
-def _may_step_gradients(step, made) -> bool:
-    """Whether a `step()` whose optimizer's parameters are unknown may apply gradients: an
-    optimizer's (made or typed so), or any step handed an optimizer (`scaler.step(opt)`);
-    not an environment's step or a learning-rate scheduler's."""
-    qualname = string_attr(step, "qualname")
-    if "lr_scheduler" in qualname:
-        return False
-    callee = producer(step.operands[0])
-    owner = producer(callee.operands[0])
-    return made is not None or qualname.startswith("torch.optim.") or \
-        owner is not None and string_attr(owner, "harp.kind") == "optimizer" or \
-        any(autograd.optimizer_made(v) is not None for v in list(step.operands)[1:])
-
-
-def _handed(call, key) -> bool:
-    """Whether `call` is handed the module `key`, its parameters or an optimizer that may
-    hold them (`logger.log_gradients(G)`, `watch(G)`)."""
-    for value in list(call.operands)[1:]:
-        source = producer(value)
-        if source is not None and source.name == "host.call" and \
-                string_attr(source, "method") in ("parameters", "named_parameters"):
-            value = producer(source.operands[0]).operands[0]  # `G.parameters()`: `G`
-        made = autograd.optimizer_made(value)
-        held = autograd.held_by(made) if made is not None else set()
-        if autograd.module_key(value) == key or held is None or \
-                autograd.trains(key, held):
-            return True
-    return False
-
-
-def _touches(op, key, depth: int):
-    """How the single operation `op` (not what it nests) treats module `key`'s
-    gradients: clears them (`opt.zero_grad()` of an optimizer that holds them, or the
-    module's own), uses them (a step of an optimizer that may hold them, a `.grad` read, a
-    gradient clip or unscale), or, for a call of the program's function, what its body
-    does first."""
-    if op.name == "host.getattr" and string_attr(op, "attr") == "grad":
-        return "used", None
-    if op.name != "host.call":
-        return "", None
-    method, qualname = string_attr(op, "method"), string_attr(op, "qualname")
-    if "clip_grad" in qualname or method in ("unscale_", "clip_grad_norm_"):
-        return "used", None
-    func = called_function(op)
-    if func is None and _handed(op, key):
-        return "used", None  # code harp cannot see may read the gradients
-    of = receiver(op)
-    if method in ("zero_grad", "step") and of is not None:
-        made = autograd.optimizer_made(of)
-        held = autograd.held_by(made) if made is not None else None
-        holds = held is not None and autograd.trains(key, held)
-        if method == "zero_grad" and (holds or autograd.module_key(of) == key):
-            return "cleared", op
-        if method == "step" and (holds or held is None and _may_step_gradients(op, made)):
-            return "used", None
-        return "", None
-    if func is not None and depth < 2:
-        body = func.regions[0].blocks[0]
-        return _fate(list(body.operations), key, depth + 1)
-    return "", None
 
 
 def fix_unused_weight_gradients(module, positions, hint):

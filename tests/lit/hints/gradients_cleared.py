@@ -36,7 +36,7 @@ class Trainer:
             self.D_optimizer.step()
 
             self.G_optimizer.zero_grad()
-            G_ = self.G(z_)
+            G_ = self.G(z_)  # expected-hint HARP302
             G_loss = BCE(self.D(G_), torch.ones_like(D_real))
             G_loss.backward()
             self.G_optimizer.step()
