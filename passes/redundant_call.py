@@ -6,11 +6,16 @@ structurally equal arguments (the same slots, not written in between, the same c
 the same pure sub-expressions). Any write to an involved slot, or a call that may mutate
 (effect mutate or unknown), in between ends the match.
 
-A model of the program (an `nn.Module` subclass) called twice in one block on the same
-input is the same: when the layers its `__init__` builds are deterministic (no dropout, no
-batch norm), its `forward` only computes, and nothing between the calls can change the
-model, its parameters or the input (an optimizer step, a backward, an in-place method, a
-function of the program, a call handed a model), on a step of a loop that trains.
+A model (an `nn.Module` subclass of the program, or an `nn.Sequential` of library layers)
+called twice in one block on the same input is the same: when its layers are deterministic
+(no dropout, no batch norm, no instance norm that tracks statistics), its `forward` only
+computes, and nothing between the calls can change the model, its parameters or the input
+(its optimizer's step, an in-place method, a function of the program, a call handed a
+model), on a step of a loop that trains. Another model's forward and optimizer step,
+`zero_grad()` and a `backward()` leave it as it was: a GAN's discriminator step between
+two forwards of its generator on the same noise. A backward in between consumed the first
+result's graph, so that case is reported only when the first result's gradients for the
+model are cleared before use (HARP304's GAN case): detached there, it serves both steps.
 
 Only computations worth a variable are reported: matrix products, convolutions, linear
 algebra, distances and reductions over whole tensors (`_COSTLY`); an element-wise op or a
@@ -416,9 +421,10 @@ RULE = Rule(
         id="HARP302",
         name="redundant-graph-call",
         finds="the same pure graph computation with the same inputs evaluated twice, or a "
-              "model of the program whose layers are deterministic called twice on the same "
-              "input in one step (`net(s)[0]`, then `net(s)[1]`) with nothing in between "
-              "that changes the model or the input",
+              "model whose layers are deterministic called twice on the same input in one "
+              "step (`net(s)[0]`, then `net(s)[1]`) with nothing in between that changes the "
+              "model or the input, a GAN's generator run again for its own step after the "
+              "discriminator's included",
         why="the second evaluation repeats work whose result is already at hand",
         refactoring="reuse the result",
         before="a = torch.matmul(x, w)\n"

@@ -100,6 +100,8 @@ def _gradient_settings(files) -> tuple[set, bool]:
             loop = _loop_of(op.operands[0])
             if loop is not None and _parameters_of(loop) is not None:
                 keys.add(_parameters_of(loop))
+            elif (owner := _parameter_owner(op.operands[0])) is not None:
+                keys.add(owner)  # `conv.weight.grad`: a hand-written update reads it
         if target is None:
             continue
         loop = _loop_of(target)
@@ -109,6 +111,19 @@ def _gradient_settings(files) -> tuple[set, bool]:
         else:
             keys.add(key)
     return keys, unknown
+
+
+def _parameter_owner(value) -> tuple | None:
+    """The module whose parameter an attribute read names (`conv.weight`, `self.fc.bias`):
+    the first object along the chain that is a module; None for anything else (an input
+    image's `x`)."""
+    op = producer(value)
+    while op is not None and op.name == "host.getattr":
+        key = autograd.module_key(op.operands[0])
+        if key is not None:
+            return key
+        op = producer(op.operands[0])
+    return None
 
 
 def _freezes_itself(key: tuple) -> bool:

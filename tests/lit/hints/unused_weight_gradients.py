@@ -140,3 +140,24 @@ for step in range(1000):
     loss.backward()
     actor_opt.step()
     soft_update(actor_target, actor, 0.01)
+
+
+# a hand-written gradient step: the loop reads each parameter's `.grad` by name
+class Conv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(1, 2))
+        self.bias = nn.Parameter(torch.randn(1))
+
+    def forward(self, x):
+        return x @ self.weight.t() + self.bias
+
+
+conv = Conv()
+for step in range(1000):
+    loss = ((conv(torch.rand(8, 2)) - 1) ** 2).sum()
+    loss.backward()
+    conv.weight.data -= 0.01 * conv.weight.grad
+    conv.bias.data -= 0.01 * conv.bias.grad
+    conv.weight.grad.zero_()  # expected-hint@aggressive HARP502
+    conv.bias.grad.zero_()  # expected-hint@aggressive HARP502
