@@ -2167,8 +2167,9 @@ def over_parameters(loop: ir.Operation) -> bool:
 def few_iterations(loop: ir.Operation, settings: bool = False) -> bool:
     """Whether `loop` is a `for` over a constant `range` of at most 16 iterations (with
     `settings`, also a setting's default: `range(args.policy_frequency)`), or over a
-    literal display of at most 16 elements, or a tensor or array made from one
-    (`for one in torch.Tensor([h, e, l, l, o])`)."""
+    literal display of at most 16 elements, a tensor or array made from one (`for one in
+    torch.Tensor([h, e, l, l, o])`), or one made with at most 16 rows (`for xt in
+    torch.randn(10, 3, 100)`)."""
     iterable = producer(loop.operands[0]) if loop.name == "host.for" else None
     return iterable is not None and (small_range(iterable, settings) or
                                      _small_display(loop.operands[0]))
@@ -2192,7 +2193,22 @@ def _small_display(value: ir.Value, depth: int = 0) -> bool:
     if made.name == "host.call" and string_attr(made, "qualname") in _FROM_DISPLAY and \
             len(made.operands) == 2:
         return _small_display(made.operands[1], depth + 1)
+    if made.name == "host.call" and string_attr(made, "qualname") in _SIZED and \
+            len(made.operands) > 1:  # `torch.randn(10, 3, 100)`: ten rows
+        first = made.operands[1]
+        shape = producer(first)
+        if shape is not None and shape.name in ("host.tuple", "host.list") and shape.operands:
+            first = shape.operands[0]  # `torch.zeros((10, 3))`
+        rows = _constant_int(first)
+        return isinstance(rows, int) and rows <= 16
     return False
+
+
+#: constructors whose first argument (or the shape tuple's first entry) is the number of
+#: rows a `for` over the result iterates
+_SIZED = ("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty",
+          "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.random.randn",
+          "numpy.random.rand")
 
 
 def small_range(call: ir.Operation, settings: bool = False) -> bool:

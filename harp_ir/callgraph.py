@@ -535,6 +535,8 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
                 if loads is None:
                     loads = _global_loads(op)
                 if loads is None:
+                    loads = _reaching_loads(op)
+                if loads is None:
                     return None
                 work.extend(load.result for load in loads)
             elif op.name == "host.for" and use.operand_number == 0:
@@ -736,6 +738,26 @@ def _global_loads(store: ir.Operation) -> list[ir.Operation] | None:
         if o.name == "host.store" and not same_op(o, store) and reaches:
             return None
         if o.name == "host.load" and reaches:
+            found.append(o)
+    return found
+
+
+def _reaching_loads(store: ir.Operation) -> list[ir.Operation] | None:
+    """The reads of a name bound several times in its scope that straight-line code
+    leads from `store` (`train_loader = DataLoader(ds)`, then `train_loader =
+    DataLoader(train_part)` before any loop: the first is read by nothing); None when a
+    function reads the name or some read's binding is not known."""
+    scope, name = enclosing_scope(store), string_attr(store, "name")
+    found = []
+    for o in walk(scope):
+        if o.name != "host.load" or string_attr(o, "name") != name:
+            continue
+        if not same_op(enclosing_scope(o), scope):
+            return None  # a function of the scope reads it
+        reached = analysis.reaching_store(o)
+        if reached is None:
+            return None
+        if same_op(reached, store):
             found.append(o)
     return found
 

@@ -36,3 +36,16 @@ inputs = torch.Tensor([h, e, l, l, o])
 for one in inputs:  # expected-hint@aggressive HARP303
     out, hidden = cell(one.view(1, 1, -1), hidden)
     print(out.size())
+
+# a shape demo stepping a cell over the ten time steps of a random sequence; a sequence of
+# 500 steps is a loop that matters
+rnn_cell = nn.RNNCell(100, 20)
+h1 = torch.zeros(3, 20)
+x = torch.randn(10, 3, 100)
+for xt in x:  # expected-hint@aggressive HARP303
+    h1 = rnn_cell(xt, h1)
+print(h1.shape)
+long_x = torch.randn(500, 3, 100)
+for xt in long_x:  # expected-hint HARP303
+    h1 = rnn_cell(xt, h1)
+print(h1.shape)
