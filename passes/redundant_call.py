@@ -384,12 +384,16 @@ def _check_forwards(block):
         name = value_name(op.operands[0])
         if backwards:
             at = span(backwards[0].location)
+            stored = [u.owner for u in first.result.uses if u.owner.name == "host.store"]
+            kept = string_attr(stored[0], "name") if stored else "the first result"
             message = (f"`{name or 'the model'}(...)` runs the model's forward again on the "
                        f"same input as line {line}, {ctx.phrase(op)}, and only other models' "
-                       f"optimizer steps run in between: detach the first result where the "
-                       f"backward at line {at.line if at else '?'} takes it (its gradients "
-                       f"for this model are cleared before use) and use it here: one forward "
-                       f"and one backward through the model less per step")
+                       f"optimizer steps run in between: keep `{kept}`, give the step whose "
+                       f"backward is at line {at.line if at else '?'} `{kept}.detach()` (its "
+                       f"gradients for this model are cleared before use) and use `{kept}` "
+                       f"here, with its graph (where HARP304's fix bound it detached, move "
+                       f"that `.detach()` to the other step's use): one forward and one "
+                       f"backward through the model less per step")
         else:
             message = (f"`{name or 'the model'}(...)` runs the model's forward again on the "
                        f"same input as line {line}, {ctx.phrase(op)}, and nothing in between "
