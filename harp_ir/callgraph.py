@@ -513,14 +513,15 @@ def _trains_in_own_loop(func: ir.Operation) -> bool:
                not few_iterations(o) for o in walk(func))
 
 
-def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
-                    ) -> list[ir.Operation] | None:
+def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None,
+                    draws: list | None = None) -> list[ir.Operation] | None:
     """The loops that iterate `value` (a data loader): `for x in loader`, through
     `enumerate`/`tqdm`/`zip`, locals, and functions of the program it is passed to (up to
     `depth` calls: `test(model, test_loader)`); None when it goes somewhere this cannot
     follow (an attribute, a container, unknown code). Given `runs`, a library runner the
     catalogue knows (`evaluator.run(val_loader)`) is followed too: (its call, the role it
-    runs the loader in) is added to `runs`."""
+    runs the loader in) is added to `runs`; given `draws`, each loop found by a draw of one
+    batch (`next(iter(test_loader))` once an epoch) is added with its draw."""
     found: list[ir.Operation] = []
     work, seen = [value], 0
     while work:
@@ -554,6 +555,8 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
                     if drawn is False:
                         return None
                     found += [drawn] if drawn is not None else []
+                    if drawn is not None and draws is not None:
+                        draws.append((drawn, op))
                     continue
                 if qualname == "builtins.len":  # `len(loader)`: a size, not an iteration
                     continue
@@ -565,15 +568,15 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
                 param = analysis.parameter_bound(func, op, use.operand_number) if func else None
                 if param is None:
                     return None
-                inner = loops_iterating(param, depth - 1, runs)
+                inner = loops_iterating(param, depth - 1, runs, draws)
                 if inner is None:
                     return None
                 found += inner
             elif op.name == "host.getattr" and string_attr(op, "attr") in (
                     "dataset", "batch_size", "__len__"):
                 continue  # `len(loader.dataset)`: a size, not an iteration
-            elif op.name == "host.getattr" and string_attr(op, "attr") in ("__iter__",
-                                                                          "__next__"):
+            elif op.name == "host.getattr" and string_attr(op, "attr") in (
+                    "__iter__", "__next__", "next"):  # (`next`: Python 2's iterators)
                 calls = [user(u) for u in op.result.uses]
                 if not all(c.name == "host.call" and c.operands[0] == op.result
                            for c in calls):
@@ -585,6 +588,8 @@ def loops_iterating(value: ir.Value, depth: int = 2, runs: list | None = None
                         return None
                     elif drawn is not None:
                         found.append(drawn)
+                        if draws is not None:
+                            draws.append((drawn, call))
             elif op.name in ("hostcf.return", "host.tuple") and depth > 0:
                 # `return train_loader, test_loader`: where each call's result goes
                 callers = _returned_to(op, use.operand_number)

@@ -40,6 +40,7 @@ from harp_ir.analysis import (
     producer,
     reaching_definition,
     record_hint,
+    runs_inner_loop,
     same_op,
     string_attr,
     walk,
@@ -304,7 +305,8 @@ def run(module, pass_=None) -> None:
                 "`num_workers=0` is set explicitly: assumed not needed (determinism, "
                 "memory, a dataset that cannot be pickled)"))
         runs: list = []  # library runners handed the loader, with the role they run it in
-        loops = callgraph.loops_iterating(op.result, runs=runs)
+        draws: list = []  # (loop, call) where one batch is drawn per iteration
+        loops = callgraph.loops_iterating(op.result, runs=runs, draws=draws)
         if loops:  # a helper of another file builds it: the training loop's file decides
             assumptions[1] = min((assumptions[1], *(accelerator(loop) for loop in loops)),
                                  key=lambda a: RISKS.index(a.risk))
@@ -312,6 +314,12 @@ def run(module, pass_=None) -> None:
             assumptions.append(Assumption(
                 "loading-cost", "", "high", "speculated",
                 "nothing in the program iterates this loader"))
+        elif loops and len(draws) == len(loops) and \
+                all(runs_inner_loop(loop, draw) for loop, draw in draws):
+            assumptions.append(Assumption(
+                "loading-cost", "", "high", "speculated",
+                "the loader gives one batch per iteration of a loop whose training steps are "
+                "an inner loop (`next(iter(loader))` once an epoch, for samples or a plot)"))
         elif loops is not None and all(callgraph.evaluation_loop(loop) for loop in loops) \
                 and all(role == "evaluate" for _, role in runs):
             library = " or a library's evaluation run" if runs else ""

@@ -54,3 +54,18 @@ for step in range(1000):
     torch.nn.functional.cross_entropy(model(x.view(-1, 784).to(device)), y.to(device)).backward()
     opt.step()
 print(fixed.shape, fixed_too.shape)
+
+# Near miss: one batch drawn per epoch (for a plot of reconstructions), once through
+# Python 2's `.next()`, around the epoch's loop of training steps.
+train = DataLoader(mnist, batch_size=32, shuffle=True)  # expected-hint HARP501
+shown = DataLoader(mnist, batch_size=32, shuffle=True)  # expected-hint@aggressive HARP501
+shown_too = DataLoader(mnist, batch_size=32, shuffle=True)  # expected-hint@aggressive HARP501
+for epoch in range(100):
+    for x, y in train:
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x.view(-1, 784).to(device)), y.to(device)).backward()
+        opt.step()
+    x, _ = iter(shown).next()
+    x2, _ = next(iter(shown_too))
+    with torch.no_grad():
+        print(model(x.view(-1, 784).to(device)).sum(), model(x2.view(-1, 784).to(device)).sum())
