@@ -2,7 +2,7 @@
 of each program that the default level's safe fixes apply to and that runs on a CPU,
 original and refactored, outputs compared; the others are listed with why they cannot run.
 
-    python bench/verify_corpus.py [--repos DIR]
+    python bench/verify_corpus.py [--repos DIR] [--only TEXT]
 
 The programs read MNIST or CIFAR-10 through torchvision or `tf.keras.datasets`, which cannot
 run here (the package index's torchvision is built against another torch: "operator
@@ -47,6 +47,20 @@ PROGRAMS = [
       f'python main.py --gan_type {gan} --epoch 1 --gpu_mode "" | grep -v " time" '
       f'&& python -m verify_weights')  # its timings differ on every run
      for gan in ("GAN", "LSGAN", "CGAN", "ACGAN", "infoGAN", "EBGAN", "BEGAN", "DRAGAN")]
+_KEON = "keon+3-min-pytorch@a68ea4dcb73f"
+_YUNJEY_GAN = ("yunjey+pytorch-tutorial@0500d3df5a2a",
+               "tutorials/03-advanced/generative_adversarial_network")
+PROGRAMS += [
+    # first-contact sources (round 38) whose safe fix (HARP304: the generator's output
+    # detached where the discriminator's step takes it) runs here
+    # (their batches are reshaped to the batch size: 600 stand-in images, 6 batches of 100)
+    (_KEON, "09-경쟁하며_학습하는_GAN", "gan.py", "STAND_IN_IMAGES=600 python gan.py"),
+    (_KEON, "09-경쟁하며_학습하는_GAN", "conditional_gan.py",
+     "STAND_IN_IMAGES=600 python conditional_gan.py"),
+    # it prints its losses every 200 steps, more than a stand-in epoch has: the weights it
+    # saves at the end are printed too
+    (*_YUNJEY_GAN, "main.py", "STAND_IN_IMAGES=600 python main.py && python -m verify_weights"),
+]
 #: refactorable programs of the corpus that cannot run here, and why
 CANNOT_RUN = {
     "L1aoXingyu+pytorch-beginner@a57dd7ea35c9/09-Generative Adversarial network/conv_gan.py "
@@ -147,10 +161,12 @@ for name, value in sorted(program.items()):
     # the weights every saved state dict holds, summed per tensor (a bias of a few numbers
     # shows a changed update that a sum over the whole model could hide)
     "verify_weights.py": "import glob\n\nimport torch\n\nfor f in sorted(glob.glob("
-                         "'models/**/*_[GD].pkl', recursive=True)):\n"
+                         "'models/**/*_[GD].pkl', recursive=True) + glob.glob('*.ckpt')):\n"
                          "    for name, v in torch.load(f).items():\n"
                          "        print(f, name, round(float(v.double().sum()), 6))\n",
-    "torchvision/datasets.py": '''import torch
+    "torchvision/datasets.py": '''import os
+
+import torch
 from torch.utils.data import Dataset
 
 
@@ -160,7 +176,7 @@ class MNIST(Dataset):
     def __init__(self, root, train=True, transform=None, target_transform=None,
                  download=False):
         g = torch.Generator().manual_seed(1 if train else 2)
-        n = 512 if train else 256
+        n = int(os.environ.get("STAND_IN_IMAGES", 512)) if train else 256
         self.data = (torch.rand(n, *self.shape, generator=g) * 255).to(torch.uint8)
         self.targets = torch.randint(0, 10, (n,), generator=g)
         self.transform = transform
@@ -172,6 +188,10 @@ class MNIST(Dataset):
     def __getitem__(self, i):
         img = self.data[i].float().div(255)
         return (self.transform(img) if self.transform else img), int(self.targets[i])
+
+
+class FashionMNIST(MNIST):
+    pass
 
 
 class CIFAR10(MNIST):
@@ -212,6 +232,8 @@ ToTensor = Pad = RandomHorizontalFlip = RandomCrop = Resize = CenterCrop = _Pass
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--repos", type=Path, default=REPOS)
+    p.add_argument("--only", metavar="TEXT",
+                   help="run only the programs whose checkout, folder or file holds TEXT")
     args = p.parse_args()
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -220,6 +242,8 @@ def main() -> int:
             (stub / name).parent.mkdir(parents=True, exist_ok=True)
             (stub / name).write_text(text)
         for number, (repo, folder, file, command) in enumerate(PROGRAMS):
+            if args.only and args.only not in f"{repo}/{folder}/{file}":
+                continue
             source = args.repos / repo / folder
             if not source.is_dir():
                 print(f"{repo}/{folder}: skipped (no checkout; run bench/ecosystem.py first)")
