@@ -14,6 +14,8 @@ for step in range(steps):
     ones = torch.ones(64, 1).to(device)  # expected-hint@aggressive HARP202 (64 numbers: a small share of a step)
     pred = torch.from_numpy(features).to(device) @ w_dev  # expected-hint HARP202
     t = tf.convert_to_tensor(features)  # expected-hint HARP202
+    zero = torch.tensor([0.0]).to(device)  # expected-hint@aggressive HARP202 (one number)
+    half = torch.tensor([[0.5], [0.5]])  # expected-hint@aggressive HARP202 (two numbers)
 
 # Near misses: the data changes every iteration, or the transfer is outside the loop.
 x_once = torch.from_numpy(features)
