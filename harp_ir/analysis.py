@@ -3476,6 +3476,7 @@ def binding_store(load: ir.Operation) -> ir.Operation | None:
     return reaching_store(load) or (stores[0] if len(stores) == 1 else None)
 
 
+@per_run()
 def reaching_store(load: ir.Operation) -> ir.Operation | None:
     """The `host.store` of a load's name that reaches it in straight-line code (looking
     out through the `if`s and `with`s around it, and through loops that never bind the

@@ -5,7 +5,7 @@ import torch
 W = torch.randn(8, 8)
 b = torch.randn(8)
 V = tf.random.normal([8, 8])
-for x in torch.randn(10, 8):  # expected-hint HARP401
+for x in torch.randn(1000, 8):  # expected-hint HARP401
     y = x @ torch.matmul(W, W.t()) + b  # expected-hint HARP301
     scale = torch.norm(W)  # expected-hint HARP301
     z = tf.matmul(V, tf.transpose(V))  # expected-hint HARP301

@@ -8,7 +8,7 @@ import torch
 from torch import nn
 
 model = nn.Linear(4, 2)
-batch = torch.randn(16, 4)
+batch = torch.randn(64, 4)
 with torch.no_grad():
     for i in range(len(batch)):
         y = model(batch[i])  # expected-hint HARP403
