@@ -2814,11 +2814,9 @@ def instance_class(value: ir.Value, at: ir.Operation) -> ir.Operation | None:
     owner = self_class(value)
     if owner is not None:
         return owner
-    store = reaching_store(load)  # the binding straight-line code (or a flag) gives it
-    made = producer(_unpacked(store.operands[0])) if store is not None else None
-    cls = _constructed_class(imported(made) if made is not None and
-                             made.name == "host.import" else made,
-                             host_module(at) or enclosing_scope(load))
+    made = reaching_definition(value, enclosing_scope(load)) \
+        if reaching_store(load) is not None else None  # what straight-line code binds
+    cls = _constructed_class(made, host_module(at) or enclosing_scope(load))
     if cls is not None:
         return cls
     for where in binding_scopes(load):
@@ -3499,14 +3497,15 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
             elif op.regions and op.name not in SCOPES and _stores_name(op, name):
                 # (defining a function or class binds none of the names its body does)
                 branch = _branch_taken(op, taken)
-                for inner in branch.operations if branch is not None else ():
+                if branch is None:
+                    found, unknown = None, True
+                    continue
+                for inner in branch.operations:
                     inner = inner.operation
                     if inner.name == "host.store" and string_attr(inner, "name") == name:
                         found, unknown = inner, False
                     elif inner.regions and _stores_name(inner, name):
                         found, unknown = None, True
-                if branch is None:
-                    found, unknown = None, True
         if unknown:
             return None  # which store reaches is unknown
         if found is None and at is not None:
