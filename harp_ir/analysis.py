@@ -1110,18 +1110,20 @@ def _property_value(cls: ir.Operation, name: str) -> ir.Value | None:
 def _parameter_default(load: ir.Operation, argument: ir.Value) -> int | None:
     """The int default of the parameter `argument` (a block argument of the function
     reading it), when the function has no keyword-only parameters (then the defaults line
-    up with its last positional parameters)."""
+    up with its last positional parameters, before any `*args` or `**kwargs`)."""
     func = enclosing_scope(load)
     block = argument.owner
     if func.name != "host.func" or not isinstance(block, ir.Block):
         return None
     kinds = strings_attr(func, "arg_kinds")
-    if any(k in ("kwonly", "vararg", "kwarg") for k in kinds):
+    if "kwonly" in kinds:
         return None
+    # `*args` and `**kwargs` come after the positional parameters and take no default
+    positional = sum(1 for k in kinds if k not in ("vararg", "kwarg"))
     index = list(block.arguments).index(argument)
     defaults = list(func.operands)
-    first = len(kinds) - len(defaults)
-    return _constant_int(defaults[index - first]) if index >= first else None
+    first = positional - len(defaults)
+    return _constant_int(defaults[index - first]) if first <= index < positional else None
 
 
 def _parsed_arguments(value: ir.Value, depth: int = 0) -> bool:
