@@ -562,7 +562,8 @@ def tensor_valued(value: ir.Value, budget: int = 400) -> bool:
     """Whether `value` is a tensor by what the program shows, followed through the
     program: the frontend's kind; every store of a local that can reach the load (the
     one before it in straight-line code, else all of them: a loop-carried
-    `h, l = model(x, l)`); arithmetic with a tensor; a tensor method that returns one
+    `h, l = model(x, l)`); arithmetic with a tensor; an element or slice of one; a tensor
+    method that returns one
     (`.long()`, `.to(device)`); a function of the program whose every `return` gives a
     tensor, or a tensor at that place of the tuple it returns (`h, l = self.reset()`); a
     parameter every call passes a tensor for (`extract_patch(x, l)` called with
@@ -612,6 +613,8 @@ def _tensor_valued(value: ir.Value, state: dict) -> bool:
             for r in returned)
     if op.name == "host.binop":
         return any(_tensor_valued(v, state) for v in op.operands)
+    if op.name == "host.getitem":  # `t[i]`, `t[:, 0]`: an element or a slice of a tensor is one
+        return _tensor_valued(op.operands[0], state)
     if op.name != "host.call":
         return False
     callee = producer(op.operands[0])
@@ -2007,14 +2010,18 @@ def _slot_uses(name: str, scope: ir.Operation, depth: int) -> set[str]:
 
 def on_cpu(value: ir.Value, depth: int = 0) -> bool:
     """Whether `value` is a tensor a factory made on the CPU (`torch.randint(...)`,
-    `torch.tensor(list)[i]`, no `device=`), in this expression or in the store of a local
-    that reaches it: it needs no sync."""
+    `torch.tensor(list)[i]`, no `device=`) or a copy `.cpu()` made, in this expression,
+    in the store of a local that reaches it, or in what every call passes for a
+    parameter: it needs no sync."""
     op = producer(value)
     if depth > 6:
         return False
     if op is None or op.name == "host.unpack":  # `for x, y in loader`: a batch's field
         return _host_batch_field(value) or _element_of_host_tensor(value, depth)
     if op.name == "host.load":  # `ix = torch.randint(...)`, then `ix[i]` or `for i in ix`
+        passed = passed_arguments(value)  # a parameter: what every call passes for it
+        if passed:
+            return all(on_cpu(arg, depth + 1) for arg, _ in passed)
         store = binding_store(op)
         if store is not None and on_cpu(store.operands[0], depth + 1):
             return True  # also a loop's element, unpacked: `for j, k in enumerate(lengths)`
@@ -2031,6 +2038,8 @@ def on_cpu(value: ir.Value, depth: int = 0) -> bool:
         return True
     if op.name == "host.getitem":
         return on_cpu(op.operands[0], depth + 1)
+    if op.name == "host.call" and string_attr(op, "method") == "cpu":  # a copy in host memory
+        return True
     if op.name == "host.binop":  # `y - 4` of a CPU tensor: CPU (a device operand would fail)
         return any(on_cpu(v, depth + 1) for v in op.operands)
     if op.name == "host.call" and string_attr(op, "method") and \

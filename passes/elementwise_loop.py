@@ -285,9 +285,7 @@ def run(module, pass_=None) -> None:
         if _report_element_calls(loop, iterable):
             continue
         if not _elementwise_body(loop, var):
-            reads = element_reads(loop)
-            if reads:
-                _report_host_reads(loop, var, iterable, reads)
+            _host_reads(loop, var, iterable)
             continue
         ranged = iterated_range(iterable)
         carried = _carried(loop) if ranged is not None else []
@@ -302,6 +300,9 @@ def run(module, pass_=None) -> None:
                 continue
             if not tensor or len(ranged.operands) != 2 or \
                     producer(iterable) is not ranged or _fed_back(loop, carried):
+                # `for i in range(size)` with `size` not a tensor's length: still a wait per
+                # element read on the host (a decoder's `sequence[i].item()`)
+                _host_reads(loop, var, iterable)
                 continue
         elif value_kind(iterable) == "tensor":
             tensor = value_name(iterable) or "the tensor"
@@ -614,6 +615,13 @@ def _shown_element(read, whole: str, var: str) -> str:
             return str(int_attr(made, "value"))
         return "..."
     return f"`{whole}[{', '.join(shown(v) for v in parts)}]`"
+
+
+def _host_reads(loop, var: str, iterable) -> None:
+    """HARP401 for the tensor elements `loop` reads on the host, if it reads any."""
+    reads = element_reads(loop)
+    if reads:
+        _report_host_reads(loop, var, iterable, reads)
 
 
 def _report_host_reads(loop, var: str, iterable, reads) -> None:
