@@ -57,6 +57,8 @@ class Catalogue:
     module_wrappers: frozenset[str] = frozenset()
     #: calls that return the tensor they are given (`Variable(t)`)
     tensor_wrappers: frozenset[str] = frozenset()
+    #: modules whose constructors build deep image networks (`keras.applications`)
+    image_networks: frozenset[str] = frozenset()
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
@@ -117,6 +119,12 @@ class Catalogue:
         if api is None and qualname.startswith("keras."):
             api = self.apis.get("tensorflow." + qualname)
         return api
+
+    def image_network(self, qualname: str) -> bool:
+        """Whether `qualname` constructs a deep image network (a ResNet, a MobileNet)."""
+        api = self.lookup(qualname)
+        return api is not None and api.returns == "module" and any(
+            api.qualname.startswith(m + ".") for m in self.image_networks)
 
     def mutating_methods(self, *classes: str) -> frozenset[str]:
         """The names of the methods of `classes` (`torch.Tensor`, `torch.nn.Module`)
@@ -195,6 +203,7 @@ def load() -> Catalogue:
         thread_starters=frozenset(meta.get("thread_starters", ())),
         pacing_methods=frozenset(meta.get("pacing_methods", ())),
         blocking_calls=frozenset(meta.get("blocking_calls", ())),
+        image_networks=frozenset(meta.get("image_networks", ())),
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
         graph_ops=graph_ops,
         loader_runners=dict(meta.get("loader_runners", {})),

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from harp_ir import catalogue
 from harp_ir.analysis import (
     Assumption,
     binding_scopes,
@@ -155,6 +156,37 @@ def _keras_attribute(attribute, depth: int) -> str:
               string_attr(op, "attr") == name and self_class(op.operands[0]) is not None]
     found = [_keras_value(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
     return found[0] if found and all(found) else ""
+
+
+def _image_network(value, scope, depth: int = 0) -> str:
+    """The catalogue's deep image network (`keras.applications.MobileNet`) the Keras model
+    `value` is, or is built on (`Model(base.input, Dense(10)(base.output))`), seen through
+    locals and `self.x` attributes; "" when none is."""
+    if depth > 12 or scope is None:
+        return ""
+    attribute = producer(value)
+    if attribute is not None and attribute.name == "host.getattr":
+        if string_attr(attribute, "attr") in ("input", "output", "inputs", "outputs"):
+            return _image_network(attribute.operands[0], scope, depth + 1)
+        cls = instance_class(attribute.operands[0], attribute)
+        stores = [] if cls is None else [
+            op for op in walk(cls) if op.name == "host.setattr" and
+            string_attr(op, "attr") == string_attr(attribute, "attr")]
+        found = [_image_network(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
+        return found[0] if found and all(found) else ""
+    made = definition(value, scope)
+    if made is None or made.name != "host.call":
+        return ""
+    qualname = string_attr(made, "qualname")
+    if catalogue.load().image_network(qualname):
+        return qualname.rsplit(".", 1)[-1]
+    # a model wrapping one: its inputs or outputs come from the network (`base.output`,
+    # through the layers applied to it)
+    for argument in list(made.operands)[1:]:
+        found = _image_network(argument, scope, depth + 1)
+        if found:
+            return found
+    return ""
 
 
 def _keras_by_use(call) -> str:
@@ -354,6 +386,12 @@ def run(module, pass_=None) -> None:
             assumptions.append(Assumption(
                 "hot-loop", describe_loop(loop), "high", "speculated",
                 "a handful of iterations, or one call per model the loop builds"))
+        network = _image_network(producer(op.operands[0]).operands[0], scope)
+        if network:  # blind readers: 1-5 ms of set-up beside a deep CNN on a full image
+            assumptions.append(Assumption(
+                "step-share", subject, "high", "speculated",
+                f"the model is built on `{network}`, a deep image network: a forward pass "
+                f"costs tens of milliseconds an image, and the call's set-up a few percent"))
         one = _one_example(data, scope)
         # `epochs=epochs`, 1 by every call the program shows: the rewrite rests on it too
         given = "" if epochs is None or constant_value(epochs) == 1 else \
