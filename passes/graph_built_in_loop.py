@@ -6,8 +6,12 @@ Finds: calls whose effect is `graph_build` (`tensorflow.compat.v1` op constructo
 loop whose body also calls `Session.run`. Each iteration adds new nodes to the default
 graph: the graph, the memory it holds and the time of every `run` grow with the loop.
 
+Not reported when each iteration builds into a new graph: it calls
+`tf.reset_default_graph()` (in the loop or a function it calls), or builds under `with
+tf.Graph().as_default():` for a graph made on that iteration.
+
 Assumes: the names resolve to TensorFlow (not monkey-patched) and the ops are not built
-under a fresh `tf.Graph()` per iteration.
+under a fresh graph per iteration in a way the program does not show.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from harp_ir.analysis import (
     call_in_loop,
     called_function,
     calls_of,
+    definition,
     describe_loop,
     enclosing_scope,
     few_iterations,
@@ -28,6 +33,7 @@ from harp_ir.analysis import (
     loop_runs,
     loops_around,
     producer,
+    receiver,
     record_hint,
     runs_inner_loop,
     same_op,
@@ -93,6 +99,44 @@ def _runs_graph(region) -> bool:
     the file it calls."""
     return _first_call(region, lambda op, holder: string_attr(op, "qualname") == SESSION_RUN
                        or _session_parameter_run(op, holder)) is not None
+
+
+def _resets_graph(loop) -> bool:
+    """Whether an iteration of `loop` calls `tf.reset_default_graph()`, in the loop or in a
+    function of the file it calls (a converter's `load()` per resolution): the nodes an
+    iteration adds are dropped with the graph, so the graph does not grow."""
+    return _first_call(loop, lambda op, holder: string_attr(op, "qualname") ==
+                       "tensorflow.compat.v1.reset_default_graph") is not None
+
+
+def _fresh_graph(op, loop) -> bool:
+    """Whether `op` builds into a graph made on each iteration of `loop`: under `with
+    g.as_default():` for a graph made there (`with tf.Graph().as_default():`, or a `g =
+    tf.Graph()` in the loop), or, outside any such block, into a default graph the
+    iteration resets (`_resets_graph`)."""
+    parent = op.parent
+    while parent is not None and not same_op(parent, loop):
+        if parent.name == "host.with" and parent.operands:
+            entered = producer(parent.operands[0])
+            if entered is not None and entered.name == "host.call" and \
+                    string_attr(entered, "method") == "as_default":
+                graph = receiver(entered)
+                made = producer(graph) if graph is not None else None
+                if made is not None and made.name == "host.load":
+                    made = definition(graph, enclosing_scope(made))
+                return made is not None and made.name == "host.call" and _within(made, loop)
+        parent = parent.parent
+    return _memo(_resets_graph, loop)
+
+
+def _within(op, loop) -> bool:
+    """Whether `op` is in the body of `loop`."""
+    parent = op.parent
+    while parent is not None:
+        if same_op(parent, loop):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _builds_in(func):
@@ -217,8 +261,8 @@ def run(module, pass_=None) -> None:
         if built is None:
             continue
         loop = _graph_loop(op)
-        if loop is None:
-            continue
+        if loop is None or _fresh_graph(op, loop):
+            continue  # each iteration builds into a new graph: nothing grows
         if func is not None and _memo(_runs_graph, func) and \
                 all(_graph_loop(c) is not None for c in calls_of(func)):
             _report_in_callee(func, built, loop, reported, op)
