@@ -821,7 +821,13 @@ def parameterless(call) -> bool:
     direct `nn.Module` subclass none of whose methods stores an attribute or registers
     one (an element-wise `forward`). Autograd records nothing through it unless an input
     requires grad."""
-    cls = analysis.instance_class(call.operands[0], call)
+    return parameterless_class(analysis.instance_class(call.operands[0], call))
+
+
+def parameterless_class(cls) -> bool:
+    """Whether `cls` is a direct `nn.Module` subclass none of whose methods stores an
+    attribute or registers one: its instances hold no parameters (a Gram matrix, a loss
+    computed in `forward`)."""
     if cls is None or cls.name != "host.class" or not cls.operands or any(
             string_attr(producer(b), "qualname") != "torch.nn.Module" if producer(b)
             else True for b in cls.operands):

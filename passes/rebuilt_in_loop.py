@@ -9,7 +9,9 @@ pays the construction (parameter allocation and initialisation, or a new optimiz
 state) and starts over from it: an optimizer forgets its moments and step count, a model
 its weights.
 
-Not: an optimizer over objects the loop itself makes anew (`z = x.clone().requires_grad_()`,
+Not: a module class of the program that holds no parameters (a Gram-matrix loss whose
+`forward` computes everything): nothing to forget, and cheap to build. Nor an optimizer
+over objects the loop itself makes anew (`z = x.clone().requires_grad_()`,
 `self.image = preprocess(img)` and then `SGD([self.image])`): its parameters are new each
 iteration, so it has to be built each iteration (an image optimised step by step, an
 adversarial example per batch).
@@ -30,6 +32,7 @@ from harp_ir.analysis import (
     enclosing_loop,
     few_iterations,
     frequency,
+    instance_class,
     loop_runs,
     producer,
     record_hint,
@@ -38,6 +41,7 @@ from harp_ir.analysis import (
     value_name,
     walk,
 )
+from harp_ir.autograd import parameterless_class
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP503"
@@ -56,6 +60,8 @@ def _what(call) -> str | None:
         return None
     callee = producer(call.operands[0])
     class_of_file = callee is not None and string_attr(callee, "harp.kind") == "class"
+    if class_of_file and parameterless_class(instance_class(call.result, call)):
+        return None  # a module class of the file that holds no parameters (a Gram loss)
     if qualname.startswith(("torch.nn.", "tensorflow.keras.", "keras.")) or class_of_file:
         return "model"
     return None

@@ -65,6 +65,8 @@ def run(module, pass_=None) -> None:
     for op in walk(module):
         if op.name != "host.call" or string_attr(op, "effect") != "transfer":
             continue
+        if not string_attr(op, "harp.receiver") and not call_arguments(op):
+            continue  # `torch.FloatTensor()`: an empty tensor (a dtype to match), no data
         loop = enclosing_loop(op)
         if loop is None or not all(invariant_in(v, loop) for v in op.operands):
             _made_on_host(op)
