@@ -3488,8 +3488,9 @@ def binding_store(load: ir.Operation) -> ir.Operation | None:
 @per_run()
 def reaching_store(load: ir.Operation) -> ir.Operation | None:
     """The `host.store` of a load's name that reaches it in straight-line code (looking
-    out through the `if`s and `with`s around it, and through loops that never bind the
-    name: a notebook's loop calling the `play_one_step` its earlier cell defined), or None
+    out through the `if`s and `with`s around it, and through loops and comprehensions that
+    never bind the name: a notebook's loop calling the `play_one_step` its earlier cell
+    defined, `[gram(f) for f in resnet(x)]` after `resnet` was bound again), or None
     when none does or a branch or loop in between may rebind the name. An earlier `if` on
     the same unchanging flag as an `if` around the load took the same branch
     (`if web: ds = WebDataset() else: ds = Folder()` then `if web: ... else:
@@ -3523,7 +3524,8 @@ def reaching_store(load: ir.Operation) -> ir.Operation | None:
             parent = at.parent
             at = parent if parent is not None and (
                 parent.name in ("host.if", "host.with") or
-                parent.name in LOOPS and not _stores_name(parent, name)) else None
+                parent.name in (*LOOPS, "host.comprehension") and
+                not _stores_name(parent, name)) else None
     return found
 
 
