@@ -479,7 +479,8 @@ RULE = Rule(
         after="for t in range(500):\n"
               "    q = model.predict_on_batch(np.reshape(state, [1, 4]))\n"
               "    state = env_step(np.argmax(q[0]))\n",
-        assumptions=("keras-model", "loop-runs", "hot-loop", "every-iteration", "one-batch"),
+        assumptions=("keras-model", "loop-runs", "hot-loop", "every-iteration", "one-batch",
+                     "step-share"),
     ),
     fix=Fix(
         apply=fix_keras_call,
