@@ -174,6 +174,8 @@ def _image_network(value, scope, depth: int = 0) -> str:
             string_attr(op, "attr") == string_attr(attribute, "attr")]
         found = [_image_network(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
         return found[0] if found and all(found) else ""
+    if attribute is not None and attribute.name == "host.load":  # a global a function reads
+        scope = next(iter(binding_scopes(attribute)), scope)
     made = definition(value, scope)
     if made is None or made.name != "host.call":
         return ""

@@ -3,7 +3,8 @@
 # `predict`'s set-up costs a millisecond or a few: most of a step for a small network (an
 # agent's MLP on one state), a few percent beside a deep image network on a full image
 # (`keras.applications`' MobileNet or Inception-ResNet, alone or as the base of a model
-# with a new head): blind readers judged those FALSE (the aggressive level's).
+# with a new head, also a global a helper function reads): blind readers judged those
+# FALSE (the aggressive level's).
 import glob
 
 import numpy as np
@@ -18,8 +19,15 @@ head = Dense(10, activation="softmax")(head)
 scorer = Model(base_model.input, head)
 classifier = keras.applications.InceptionResNetV2(weights=None)
 
+
+
+def embed(batch):
+    return classifier.predict(batch)  # expected-hint@aggressive HARP404
+
+
 scores = []
 for path in sorted(glob.glob("images/*.jpg")):
+    scores.append(embed(np.zeros((10, 299, 299, 3))))
     image = keras.utils.img_to_array(keras.utils.load_img(path))[None]
     scores.append(scorer.predict(image, batch_size=1, verbose=0)[0])  # expected-hint@aggressive HARP404
     scores.append(classifier.predict(image, verbose=0)[0])  # expected-hint@aggressive HARP404
