@@ -3436,12 +3436,20 @@ def _stores(scope: ir.Operation) -> dict[str, list[ir.Operation]]:
 def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
     """The op computing `value`, seen through a local stored once in `scope`
     (`ds = TensorDataset(x, y); DataLoader(ds)` gives the TensorDataset call), also by an
-    unpacking of a display (`actor, critic = Actor(), Critic()`)."""
+    unpacking of a display (`actor, critic = Actor(), Critic()`), or through imports that
+    all bind the same definition of the program (two star imports re-exporting it)."""
     op = producer(value)
     if op is None or op.name != "host.load":
         return op
     stores = _stores(scope).get(string_attr(op, "name"), [])
-    made = producer(_unpacked(stores[0].operands[0])) if len(stores) == 1 else None
+    if len(stores) > 1:  # `from helpers import *`, then `from generate import *` re-exporting it
+        made = [producer(_unpacked(s.operands[0])) for s in stores]
+        if not all(m is not None and m.name == "host.import" for m in made):
+            return None
+        found = [imported(m) for m in made]
+        return found[0] if found[0].name != "host.import" and all(
+            same_op(f, found[0]) for f in found) else None
+    made = producer(_unpacked(stores[0].operands[0])) if stores else None
     return imported(made) if made is not None and made.name == "host.import" else made
 
 

@@ -42,17 +42,22 @@ from harp_ir.analysis import (
     element_reads,
     enclosing_loop,
     enclosing_scope,
+    few_iterations,
     holds,
     host_module,
     in_compiled_function,
     int_attr,
     invariant_in,
     iterated_range,
+    loop_counter,
     loop_mutates,
     loop_names,
+    loops_around,
     model_forward,
     passed_arguments,
     producer,
+    reaching_definition,
+    receiver,
     record_hint,
     same_op,
     setting_int,
@@ -286,6 +291,7 @@ def run(module, pass_=None) -> None:
             continue
         if not _elementwise_body(loop, var):
             _host_reads(loop, var, iterable)
+            _host_fill(loop)
             continue
         ranged = iterated_range(iterable)
         carried = _carried(loop) if ranged is not None else []
@@ -615,6 +621,52 @@ def _shown_element(read, whole: str, var: str) -> str:
             return str(int_attr(made, "value"))
         return "..."
     return f"`{whole}[{', '.join(shown(v) for v in parts)}]`"
+
+
+def _host_fill(loop) -> None:
+    """HARP401 for a loop that fills a tensor it allocated before, one element per
+    iteration, from Python values (`t = torch.zeros(len(s)).long(); for c in range(len(s)):
+    t[c] = chars.index(s[c])`, a character RNN's batch built each step): a framework op
+    per element, where one `torch.tensor` of the list of values makes it at once. Reported
+    where the loop runs inside a training step (through the calls that lead to it)."""
+    counter = loop_counter(loop)
+    write = next((op for op in walk(loop) if op.name == "host.setitem" and counter and
+                  _index_is(op, counter) and not tensor_valued(op.operands[2]) and
+                  _allocated_before(op.operands[0], loop)), None)
+    if write is None or few_iterations(loop):
+        return
+    ctx = callgraph.per_step(loop, callgraph.training_work)
+    if ctx is None or not ctx.chain and not any(
+            callgraph.training_work(outer) for outer in loops_around(loop)):
+        return  # set-up or a pass over a data set once: not a step's cost
+    whole = value_name(write.operands[0]) or "the tensor"
+    message = (f"{describe_loop(loop)} fills `{whole}` one element at a time from Python "
+               f"values (a framework op per element), {ctx.phrase(loop)}; collect the "
+               f"values in a list and make the tensor once (`torch.tensor(values)`)")
+    record_hint(loop, HINT, message, [
+        Assumption("independent-iterations", describe_loop(loop), "low", "proved",
+                   "each iteration writes its own element from values the loop does not "
+                   "carry"),
+        *ctx.frequency_assumptions()])
+
+
+def _allocated_before(value, loop) -> bool:
+    """Whether `value` names a tensor the scope allocates fresh (`torch.zeros(n)`, also
+    with a conversion after it: `.long()`) before `loop`, outside it."""
+    made = producer(value)
+    if made is None or made.name != "host.load":
+        return False
+    store = reaching_definition(value, enclosing_scope(made))
+    while store is not None and store.name == "host.call" and \
+            string_attr(store, "method") in _CONVERSIONS and receiver(store) is not None:
+        store = producer(receiver(store))
+    return store is not None and store.name == "host.call" and \
+        string_attr(store, "qualname") in catalogue.load().fresh_allocations and \
+        not holds(loop, store)
+
+
+#: tensor methods that convert a fresh allocation into another fresh one
+_CONVERSIONS = ("long", "float", "int", "double", "byte", "bool", "half", "to", "cuda")
 
 
 def _host_reads(loop, var: str, iterable) -> None:
