@@ -631,7 +631,7 @@ def _host_fill(loop) -> None:
     where the loop runs inside a training step (through the calls that lead to it)."""
     counter = loop_counter(loop)
     write = next((op for op in walk(loop) if op.name == "host.setitem" and counter and
-                  _index_is(op, counter) and not tensor_valued(op.operands[2]) and
+                  _index_is(op, counter) and _python_value(op.operands[2]) and
                   _allocated_before(op.operands[0], loop)), None)
     if write is None or few_iterations(loop):
         return
@@ -650,9 +650,44 @@ def _host_fill(loop) -> None:
         *ctx.frequency_assumptions()])
 
 
+def _python_value(value, depth: int = 0) -> bool:
+    """Whether `value` is a Python number the host computes without tensors or models: a
+    constant, a builtin's result (`int(...)`, `ord(c)`), a method of a string, list or dict
+    (`chars.index(s[c])`), an item of one (`vocab[w]`), or arithmetic on such values; not
+    a model's output written per time step (`outputs[t] = decoder(...)`)."""
+    op = producer(value)
+    if op is None or depth > 6:
+        return False
+    if op.name == "host.load":
+        made = reaching_definition(value, enclosing_scope(op))
+        return made is not None and len(made.results) == 1 and \
+            _python_value(made.result, depth + 1)
+    if op.name == "host.constant":
+        return True
+    if op.name in ("host.binop", "host.unop"):
+        return all(_python_value(v, depth + 1) for v in op.operands)
+    if op.name == "host.getitem":
+        return _plain_object(op.operands[0])
+    if op.name != "host.call" or string_attr(op, "harp.kind") in ("tensor", "module",
+                                                                  "ndarray"):
+        return False
+    if string_attr(op, "qualname").startswith("builtins."):
+        return True
+    owner = receiver(op)
+    return owner is not None and _plain_object(owner) and called_function(op) is None
+
+
+def _plain_object(value) -> bool:
+    """A value no framework made: not a tensor, an array, a model or a loader (a string,
+    a list, a dict)."""
+    return value_kind(value) in ("", "unknown", "scalar", "library") and \
+        not tensor_valued(value)
+
+
 def _allocated_before(value, loop) -> bool:
-    """Whether `value` names a tensor the scope allocates fresh (`torch.zeros(n)`, also
-    with a conversion after it: `.long()`) before `loop`, outside it."""
+    """Whether `value` names a torch tensor the scope allocates fresh (`torch.zeros(n)`,
+    also with a conversion after it: `.long()`) before `loop`, outside it (writing an
+    element of a numpy array costs a fraction of a microsecond, not a framework op)."""
     made = producer(value)
     if made is None or made.name != "host.load":
         return False
@@ -661,6 +696,7 @@ def _allocated_before(value, loop) -> bool:
             string_attr(store, "method") in _CONVERSIONS and receiver(store) is not None:
         store = producer(receiver(store))
     return store is not None and store.name == "host.call" and \
+        string_attr(store, "qualname").startswith("torch.") and \
         string_attr(store, "qualname") in catalogue.load().fresh_allocations and \
         not holds(loop, store)
 
