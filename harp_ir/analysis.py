@@ -563,11 +563,10 @@ def tensor_valued(value: ir.Value, budget: int = 400) -> bool:
     program: the frontend's kind; every store of a local that can reach the load (the
     one before it in straight-line code, else all of them: a loop-carried
     `h, l = model(x, l)`); arithmetic with a tensor; an element or slice of one; a tensor
-    method that returns one
-    (`.long()`, `.to(device)`); a function of the program whose every `return` gives a
-    tensor, or a tensor at that place of the tuple it returns (`h, l = self.reset()`); a
-    parameter every call passes a tensor for (`extract_patch(x, l)` called with
-    `foveate`'s `l`, called with the model's, called with the loop's). A local met again
+    method that returns one (`.long()`, `.to(device)`); a function of the program whose
+    every `return` gives a tensor, or a tensor at that place of the tuple it returns (`h,
+    l = self.reset()`); a parameter every call passes a tensor for (`extract_patch(x, l)`
+    called with `foveate`'s `l`, called with the model's, called with the loop's). A local met again
     while it is being answered (`x = x + 1` in a loop) is left to its other stores; the
     search gives up (False) after `budget` values."""
     return _tensor_valued(value, {"budget": budget, "visiting": set()})
