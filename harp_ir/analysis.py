@@ -3442,12 +3442,8 @@ def definition(value: ir.Value, scope: ir.Operation) -> ir.Operation | None:
         return op
     stores = _stores(scope).get(string_attr(op, "name"), [])
     if len(stores) > 1:  # `from helpers import *`, then `from generate import *` re-exporting it
-        made = [producer(_unpacked(s.operands[0])) for s in stores]
-        if not all(m is not None and m.name == "host.import" for m in made):
-            return None
-        found = [imported(m) for m in made]
-        return found[0] if found[0].name != "host.import" and all(
-            same_op(f, found[0]) for f in found) else None
+        found = _bound_in(scope, string_attr(op, "name"))
+        return found if found is not None and found.name != "host.import" else None
     made = producer(_unpacked(stores[0].operands[0])) if stores else None
     return imported(made) if made is not None and made.name == "host.import" else made
 

@@ -30,6 +30,7 @@ from harp_ir.analysis import (
     enclosing_scope,
     few_iterations,
     frequency,
+    holds,
     loop_runs,
     loops_around,
     producer,
@@ -124,19 +125,9 @@ def _fresh_graph(op, loop) -> bool:
                 made = producer(graph) if graph is not None else None
                 if made is not None and made.name == "host.load":
                     made = definition(graph, enclosing_scope(made))
-                return made is not None and made.name == "host.call" and _within(made, loop)
+                return made is not None and made.name == "host.call" and holds(loop, made)
         parent = parent.parent
     return _memo(_resets_graph, loop)
-
-
-def _within(op, loop) -> bool:
-    """Whether `op` is in the body of `loop`."""
-    parent = op.parent
-    while parent is not None:
-        if same_op(parent, loop):
-            return True
-        parent = parent.parent
-    return False
 
 
 def _builds_in(func):

@@ -148,14 +148,20 @@ def _keras_attribute(attribute, depth: int) -> str:
     every `self.model = ...` in the class makes a Keras model."""
     if attribute.name != "host.getattr":
         return ""
+    found = [_keras_value(v, scope, depth + 1) for v, scope in _attribute_values(attribute)]
+    return found[0] if found and all(found) else ""
+
+
+def _attribute_values(attribute) -> list[tuple]:
+    """What the stores of `self.model = ...` in the class of `attribute`'s object bind,
+    each with the method it is in ([] when the class is not the program's)."""
     cls = instance_class(attribute.operands[0], attribute)
     if cls is None:
-        return ""
+        return []
     name = string_attr(attribute, "attr")
-    stores = [op for op in walk(cls) if op.name == "host.setattr" and
-              string_attr(op, "attr") == name and self_class(op.operands[0]) is not None]
-    found = [_keras_value(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
-    return found[0] if found and all(found) else ""
+    return [(op.operands[1], enclosing_scope(op)) for op in walk(cls)
+            if op.name == "host.setattr" and string_attr(op, "attr") == name and
+            self_class(op.operands[0]) is not None]
 
 
 def _image_network(value, scope, depth: int = 0) -> str:
@@ -168,11 +174,8 @@ def _image_network(value, scope, depth: int = 0) -> str:
     if attribute is not None and attribute.name == "host.getattr":
         if string_attr(attribute, "attr") in ("input", "output", "inputs", "outputs"):
             return _image_network(attribute.operands[0], scope, depth + 1)
-        cls = instance_class(attribute.operands[0], attribute)
-        stores = [] if cls is None else [
-            op for op in walk(cls) if op.name == "host.setattr" and
-            string_attr(op, "attr") == string_attr(attribute, "attr")]
-        found = [_image_network(s.operands[1], enclosing_scope(s), depth + 1) for s in stores]
+        found = [_image_network(v, where, depth + 1)
+                 for v, where in _attribute_values(attribute)]
         return found[0] if found and all(found) else ""
     if attribute is not None and attribute.name == "host.load":  # a global a function reads
         scope = next(iter(binding_scopes(attribute)), scope)
