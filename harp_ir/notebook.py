@@ -3,10 +3,11 @@
 A notebook runs its code cells top to bottom in one namespace, so harp analyses it as one
 module: the code cells joined, each after a `# %% harp cell N` marker line (N is the cell's
 1-based position in the notebook, markdown cells counted, so `nb.cells[N - 1]` is it).
-IPython syntax that is not Python (`%magic`, `!shell`, `x = !cmd`, `obj?`, and cell magics
-such as `%%bash` whose body is not Python) becomes an opaque statement in its place: the
-call IPython itself would make (`get_ipython().run_line_magic(...)`), tagged with a comment
-so the original line comes back verbatim when the notebook is rewritten. A Python 2 cell
+IPython syntax that is not Python (`%magic`, `!shell` with the lines its trailing backslashes
+continue onto, `x = !cmd`, `obj?`, and cell magics such as `%%bash` whose body is not Python)
+becomes an opaque statement in its place: the call IPython itself would make
+(`get_ipython().run_line_magic(...)`), tagged with a comment so the original line comes back
+verbatim when the notebook is rewritten. A Python 2 cell
 whose only Python 3 errors are `print` statements (and `except E, e`, `raise E, m`) is
 read as Python 3 on the same lines, its marker saying so; fixes never rewrite such a cell.
 A cell that is not valid Python even then is reported as an error at its cell and line,
@@ -113,7 +114,7 @@ def _cell_lines(source: str, magics: dict[int, str]) -> tuple[list[str], SyntaxE
     def opaque(i: int, indent: str, code: str) -> None:
         tag = len(magics)
         magics[tag] = lines[i]
-        lines[i] = f"{indent}{code}  # harp-magic {tag}"
+        lines[i] = f"{indent}{code}  # harp-magic {tag}" if code else f"  # harp-magic {tag}"
 
     if _parses(source) is None:
         return lines, None
@@ -124,6 +125,16 @@ def _cell_lines(source: str, magics: dict[int, str]) -> tuple[list[str], SyntaxE
         if name not in _PYTHON_CELL_MAGICS:
             for i in range(1, len(lines)):
                 opaque(i, "", "get_ipython().run_cell_magic('body', '', '')")
+    def continued(i: int, text: str) -> str:
+        """The line's text joined with the lines its trailing backslashes continue onto, as
+        IPython assembles an escaped command; those lines become tag-only comments."""
+        parts = [text]
+        while parts[-1].rstrip().endswith("\\") and i + len(parts) < len(lines):
+            parts.append(lines[i + len(parts)])
+        for j in range(i + 1, i + len(parts)):
+            opaque(j, "", "")
+        return " ".join([p.rstrip()[:-1] for p in parts[:-1]] + [parts[-1].rstrip()])
+
     for i, line in enumerate(lines):
         if i == 0 and first.startswith("%%"):
             continue
@@ -131,9 +142,10 @@ def _cell_lines(source: str, magics: dict[int, str]) -> tuple[list[str], SyntaxE
         indent = line[: len(line) - len(line.lstrip())]
         assigned = _ASSIGNED_MAGIC.match(line)
         if assigned and not _TAG_RE.search(line):
-            opaque(i, assigned[1], f"{assigned[2]} = {_magic_call(assigned[3].strip())}")
+            command = continued(i, assigned[3].strip())
+            opaque(i, assigned[1], f"{assigned[2]} = {_magic_call(command)}")
         elif stripped and _is_ipython_line(stripped) and not _TAG_RE.search(line):
-            opaque(i, indent, _magic_call(stripped))
+            opaque(i, indent, _magic_call(continued(i, stripped)))
     return lines, _parses("\n".join(lines))
 
 
@@ -266,7 +278,8 @@ def split(source: str, magics: dict[int, str]) -> dict[int, str]:
         if tag and int(tag[1]) in magics:
             original = magics[int(tag[1])]
             indent = line[: len(line) - len(line.lstrip())]
-            line = indent + original.lstrip()
+            # a continuation line of an escaped command is a comment: it comes back as it was
+            line = original if line.lstrip().startswith("#") else indent + original.lstrip()
         current.append(line)
     if -1 in cells:
         first = min(k for k in cells if k != -1)

@@ -182,6 +182,24 @@ def test_ipython_lines_round_trip(line):
     assert notebook.split(joined.source, joined.magics) == {1: source}
 
 
+def test_a_shell_line_continued_by_backslashes_is_one_command(tmp_path, capsys):
+    """`!python train.py \\` on several lines is one shell command to IPython, not an
+    indented block: the cell is analysed, and comes back verbatim."""
+    source = ("import os\nos.environ['N'] = '2'\n\n!python extract.py \\\n"
+              "    --root $ROOT \\\n    --n $N\nfiles = !ls \\\n  -l\nprint(files)")
+    nb = new_notebook(cells=[new_code_cell(source)])
+    joined = notebook.join(nb, "nb.ipynb")
+    assert joined.errors == []
+    assert "get_ipython().system('python extract.py      --root $ROOT      --n $N')" \
+        in joined.source
+    assert "files = get_ipython().system('ls    -l')" in joined.source
+    assert notebook.split(joined.source, joined.magics) == {1: source}
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    assert harp.main(["analyze", str(path)]) == 0
+    assert "error" not in capsys.readouterr().out
+
+
 def test_flake8_plugin_names_the_cell(tmp_path, monkeypatch):
     from harp_ir.flake8_plugin import HarpChecker
 
