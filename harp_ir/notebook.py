@@ -7,11 +7,10 @@ IPython syntax that is not Python (`%magic`, `!shell` with the lines its trailin
 continue onto, `x = !cmd`, `obj?`, and cell magics such as `%%bash` whose body is not Python)
 becomes an opaque statement in its place: the call IPython itself would make
 (`get_ipython().run_line_magic(...)`), tagged with a comment so the original line comes back
-verbatim when the notebook is rewritten. A Python 2 cell
-whose only Python 3 errors are `print` statements (and `except E, e`, `raise E, m`) is
-read as Python 3 on the same lines, its marker saying so; fixes never rewrite such a cell.
-A cell that is not valid Python even then is reported as an error at its cell and line,
-and left out.
+verbatim when the notebook is rewritten. A Python 2 cell whose only Python 3 errors are
+`print` statements (and `except E, e`, `raise E, m`) is read as Python 3 on the same lines,
+its marker saying so; fixes never rewrite such a cell. A cell that is not valid Python even
+then is reported as an error at its cell and line, and left out.
 
 The file is read with nbformat; it is rewritten only where nbformat's own serialisation
 reproduces it byte for byte, so every output, metadata field, cell id and the nbformat
