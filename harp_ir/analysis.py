@@ -1130,16 +1130,28 @@ def _parameter_default(load: ir.Operation, argument: ir.Value) -> int | None:
 
 def _parsed_arguments(value: ir.Value, depth: int = 0) -> bool:
     """Whether `value` is the result of `parser.parse_args()`: bound once to it, or a
-    parameter every call passes such a value for (`Agent(args)`)."""
+    parameter every call passes such a value for (`Agent(args)`), an attribute its class
+    stores once from one (`self.args = args`), or what a program function returns at its
+    every `return` (`args = get_args()`)."""
     made = producer(value)
-    if made is not None and made.name == "host.load" and depth < 3:
+    if made is None or depth >= 6:
+        return False
+    if made.name == "host.load":
         bound = stored_once(made)
         if bound is not None and producer(bound) is None:
             passed = passed_arguments(value) or _constructor_arguments(made, bound)
             return bool(passed) and all(_parsed_arguments(a, depth + 1) for a, _ in passed)
         return bound is not None and _parsed_arguments(bound, depth + 1)
-    return made is not None and made.name == "host.call" and \
-        string_attr(made, "method") == "parse_args"
+    if made.name == "host.getattr":
+        cls = self_class(made.operands[0])
+        stores = _attribute_stores(cls).get(string_attr(made, "attr"), []) if cls else []
+        return len(stores) == 1 and _parsed_arguments(stores[0].operands[1], depth + 1)
+    if made.name != "host.call":
+        return False
+    if string_attr(made, "method") == "parse_args":
+        return True
+    returned = returned_values(made)
+    return bool(returned) and all(_parsed_arguments(r, depth + 1) for r in returned)
 
 
 def _constructor_arguments(load: ir.Operation, argument: ir.Value
@@ -1329,6 +1341,9 @@ class Frequency:
 
     def phrase(self, loop: ir.Operation) -> str:
         """"on every iteration of the `for x` loop (line 3)", or the guarded form."""
+        if self.kind == "always" and self.guard:  # a guard that holds by default
+            return (f"on every iteration of {describe_loop(loop)} (`{self.guard}` holds on "
+                    f"each with the settings' defaults)")
         if self.kind == "always":
             return f"on every iteration of {describe_loop(loop)}"
         return f"on the iterations of {describe_loop(loop)} where `{self.guard}` holds"
@@ -1411,7 +1426,23 @@ def guard_kind(cond: ir.Value, scope: ir.Operation, if_op: ir.Operation,
         own = enclosing_loop(if_op)
         kind = "last" if _leaves_loop(if_op, own if own is not None else scope, value) \
             else "conditional"
+    if kind == "conditional" and _every_iteration_by_default(ops):
+        return "always", 1
     return kind, (period or modulus_period(ops)) if kind == "conditional" else 0
+
+
+def _every_iteration_by_default(ops: list[ir.Operation]) -> bool:
+    """Whether the test is `x % n == 0` with n a setting whose default is 1
+    (`if t % args.target_update_interval == 0` with `default=1`): it holds on every
+    iteration of a run that keeps the default."""
+    mods = [o for o in ops if o.name == "host.binop" and string_attr(o, "op") == "mod"]
+    tests = [o for o in ops if o.name == "host.compare" and len(o.operands) == 2]
+    if not mods or len(tests) != 1 or strings_attr(tests[0], "ops") != ["eq"] or \
+            any(setting_int(m.operands[1]) != 1 for m in mods):
+        return False
+    left, right = (producer(v) for v in tests[0].operands)
+    return any(a is not None and b is not None and any(same_op(a, m) for m in mods) and
+               constant_value(b.result) == 0 for a, b in ((left, right), (right, left)))
 
 
 def _counter_reset(ops: list[ir.Operation], loop: ir.Operation,
