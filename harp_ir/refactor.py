@@ -157,9 +157,15 @@ def _as_read(hint: Hint, key: tuple, text: str, source: str) -> Hint:
         return hint
     lines, now = source.splitlines(), text.splitlines()
     places = [i for i, line in enumerate(lines) if line.strip() == key[2]]
-    if key[3] >= len(places) or not 0 < hint.span.line <= len(now):
+    # the same text can hold hints with other messages: when the fixes kept every line of
+    # it, the hint's line is the one at its own place among them
+    places_now = [i for i, line in enumerate(now) if line.strip() == key[2]]
+    if len(places_now) == len(places) and hint.span.line - 1 in places_now:
+        line = places[places_now.index(hint.span.line - 1)] + 1
+    elif key[3] < len(places) and 0 < hint.span.line <= len(now):
+        line = places[key[3]] + 1
+    else:
         return hint
-    line = places[key[3]] + 1
     shift = line - hint.span.line
     indent = (len(lines[line - 1]) - len(lines[line - 1].lstrip())) - \
         (len(now[hint.span.line - 1]) - len(now[hint.span.line - 1].lstrip()))

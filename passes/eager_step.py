@@ -59,15 +59,20 @@ def run(module, pass_=None) -> None:
                  or _numpy_on_tensor(o)]
         if any(o.results and steers(o.result, compiled) for o in reads):
             continue  # a host value decides the step's path: tracing cannot follow it
-        if func is not None and any(
-                string_attr(o, "effect") == "random" and
-                string_attr(o, "qualname").startswith(("numpy.", "random."))
-                for o in walk(func)):
-            continue  # compiled whole, it would freeze numpy's random draws at trace time
+        host_draw = _host_draw(func) if func is not None else None
         if func is None:
             message = (f"the training step under `tf.GradientTape()` runs eagerly on every "
                        f"iteration of {describe_loop(loop)}; move it into a function "
                        f"decorated with `@tf.function` so each step runs as one graph")
+        elif host_draw is not None:  # compiled whole, it would freeze the draws at trace time
+            name = string_attr(func, "sym_name")
+            message = (f"the training step under `tf.GradientTape()` in `{name}` runs eagerly: "
+                       f"`{name}` is called on every iteration of {describe_loop(loop)}; "
+                       f"`{name}` draws with `{string_attr(host_draw, 'qualname')}` (line "
+                       f"{_line(host_draw)}), which a traced `{name}` would draw once, at "
+                       f"its first call: move the tape block and the `apply_gradients` after "
+                       f"it into a function decorated with `@tf.function` that takes the "
+                       f"drawn values as arguments, and call it from `{name}`")
         else:
             name = string_attr(func, "sym_name")
             message = (f"the training step under `tf.GradientTape()` in `{name}` runs eagerly: "
@@ -103,6 +108,13 @@ def run(module, pass_=None) -> None:
                 f"but from another stream than the eager calls, so a seeded program's "
                 f"numbers change"))
         record_hint(op, HINT, message, assumptions, related=[site] if func is not None else [])
+
+
+def _host_draw(func):
+    """The first NumPy or `random` draw in `func` (a replay batch's `np.random.choice`):
+    run once when the function is traced, it would give every later call the same numbers."""
+    return next((o for o in walk(func) if string_attr(o, "effect") == "random" and
+                 string_attr(o, "qualname").startswith(("numpy.", "random."))), None)
 
 
 def _numpy_on_tensor(op) -> bool:
@@ -344,6 +356,14 @@ def _decorate_step_function(module, func, alias):
     why = _eager_only(body, allow_return=True)
     if why:
         raise Decline(f"`{func.name.value}` uses {why}, which must run eagerly")
+    numpy, random = syntax.module_alias(module, "numpy"), syntax.module_alias(module, "random")
+    draws = tuple([f"{numpy}.random."] * bool(numpy) + [f"{random}."] * bool(random))
+    for node in syntax.walk(cst.Module(body=body)):
+        name = dotted_name(node.func) if isinstance(node, cst.Call) else ""
+        if draws and name.startswith(draws):
+            raise Decline(f"`{func.name.value}` draws with `{name}`: traced, it would draw "
+                          f"once, at the first call, and every later step would reuse the "
+                          f"numbers; move the tape block into a function of its own")
     for node in syntax.walk(cst.Module(body=body)):
         name = dotted_name(node.func) if isinstance(node, cst.Call) else ""
         if name.rsplit(".", 1)[-1] in _MAKES_VARIABLES or ".layers." in name:
