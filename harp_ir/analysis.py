@@ -3321,11 +3321,28 @@ def _loop_waits(loop: ir.Operation) -> str:
         if call.name != "host.call" or not same_op(enclosing_loop(call), loop):
             continue
         waits, by_name = _waits(call, 0)
+        if waits.startswith(f"`{_SHOW}`") and not _draws(loop):
+            continue  # nothing new to show: `plt.show()` returns at once
         if waits and frequency(call, loop).kind == "always" and \
                 not (by_name and (any(True for _ in branches(call, loop)) or
                                   callgraph.training_work(loop))):
             return waits
     return ""
+
+
+_SHOW = "matplotlib.pyplot.show"
+
+
+def _draws(loop: ir.Operation) -> bool:
+    """Whether `loop` draws with matplotlib (`plt.plot`, `ax.imshow` of a figure it made),
+    in its body or in a function of the program it calls: `plt.show()` in a loop that
+    draws nothing has no new figure to show, and returns at once."""
+    calls = [c for c in walk(loop) if c.name == "host.call"]
+    calls += [c for call in calls for func in called_functions(call) for c in walk(func)
+              if c.name == "host.call"]
+    return any(call_qualname(c).startswith("matplotlib.") and
+               call_qualname(c) not in (_SHOW, "matplotlib.pyplot.ion",
+                                        "matplotlib.pyplot.ioff") for c in calls)
 
 
 @per_run()
