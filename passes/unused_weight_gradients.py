@@ -37,6 +37,7 @@ from harp_ir.analysis import (
     per_run,
     producer,
     record_hint,
+    same_op,
     span,
     string_attr,
     walk,
@@ -129,9 +130,22 @@ def _parameter_owner(value) -> tuple | None:
 def _freezes_itself(key: tuple) -> bool:
     """Whether the program's class of the module `key` turns its own parameters'
     gradients off where it is defined (`param.requires_grad = False` over
-    `self.parameters()` in `__init__`, as a perceptual loss's VGG wrapper does)."""
+    `self.parameters()` in `__init__`, as a perceptual loss's VGG wrapper does), or those
+    of a network it builds there (`vgg = nn.Sequential(...)`, then its parameters frozen
+    and the network kept in `self.loss_network`): the class manages its gradients."""
     made = autograd.class_of(key)
-    return made is not None and ("class", made) in _file_settings(host_module(made))
+    if made is None:
+        return False
+    settings = _file_settings(host_module(made))
+    return ("class", made) in settings or any(
+        frozen[0] == "site" and _inside(frozen[1], made) for frozen in settings)
+
+
+def _inside(op, ancestor) -> bool:
+    parent = op.parent
+    while parent is not None and not same_op(parent, ancestor):
+        parent = parent.parent
+    return parent is not None
 
 
 @per_run()
