@@ -57,6 +57,7 @@ from harp_ir.analysis import (
     passed_arguments,
     producer,
     reaching_definition,
+    reads_names,
     receiver,
     record_hint,
     same_op,
@@ -144,17 +145,33 @@ def _only_indexes_host_data(loads) -> bool:
 
 
 def _elementwise_body(loop, var: str) -> bool:
-    """The body reads the loop variable and does tensor arithmetic, not model calls."""
+    """The body reads the loop variable and does tensor arithmetic on what it read (not
+    only on other values: `p.replace(root, root + "_crop")` over a batch's paths), not
+    model calls."""
     ops = list(walk(loop))
     loads = [o for o in ops if o.name == "host.load" and string_attr(o, "name") == var]
     uses_var = bool(loads) and not _only_indexes_host_data(loads)
-    arithmetic = any(o.name in ("host.binop", "host.unop") or (
+    element = _element_names(ops, var)
+    arithmetic = any((o.name in ("host.binop", "host.unop") or (
         o.name == "host.call" and string_attr(o, "effect") == "pure" and
-        string_attr(o, "harp.kind") == "tensor") for o in ops)
+        string_attr(o, "harp.kind") == "tensor")) and len(o.results) == 1 and
+        reads_names(o.result, element) for o in ops)
     model_call = any(o.name == "host.call" and hasattr(o.operands[0].owner, "operation") and
                      string_attr(o.operands[0].owner.operation, "harp.kind") == "module"
                      for o in ops)
     return uses_var and arithmetic and not model_call
+
+
+def _element_names(ops, var: str) -> set[str]:
+    """The loop variable and the names the body binds from values computed from it."""
+    names, stores = {var}, [o for o in ops if o.name == "host.store" and o.operands]
+    grown = True
+    while grown:
+        found = {string_attr(o, "name") for o in stores if string_attr(o, "name") not in names
+                 and reads_names(o.operands[-1], names)}
+        names |= found
+        grown = bool(found)
+    return names
 
 
 def _tensor_assumptions(loop, var: str, iterable) -> list[Assumption]:
