@@ -40,6 +40,7 @@ from harp_ir.analysis import (
     same_op,
     span,
     string_attr,
+    user,
     walk,
 )
 from harp_ir.codemods import Decline, node_at, syntax, unproved
@@ -329,13 +330,17 @@ def _report_cleared(origin, key, optimized, done: set) -> None:
     clear_text = string_attr(clear, "harp.receiver") or "the module"
     at = span(backward.location)
     cleared_at = span(clear.location)
+    taker = _taken_by(origin)
+    taker_at = span(taker.location) if taker is not None else None
+    taken = (f" (or where {autograd.forward_text(taker)} takes it, line {taker_at.line})"
+             if taker_at else "")
     message = (f"the output of {what} reaches only `{loss}.backward()`"
                f"{f' (line {at.line})' if at else ''}, and "
                f"`{clear_text}.zero_grad()`{f' (line {cleared_at.line})' if cleared_at else ''}"
                f" clears the gradients that backward gives the module's weights before "
                f"anything uses them; it runs {ctx.phrase(origin)}: each of those backward "
                f"passes also runs back through the module for nothing; `.detach()` its "
-               f"output here")
+               f"output here{taken}")
     assumptions = [Assumption(
         "weights-unused", what, "low", "proved",
         f"its output reaches `{loss}.backward()` alone, and every path after that backward "
@@ -345,7 +350,23 @@ def _report_cleared(origin, key, optimized, done: set) -> None:
                    "its inputs are built from data, constants and fresh draws: they carry "
                    "no gradient towards a trained parameter")]
     assumptions += ctx.frequency_assumptions()
-    record_hint(origin, HINT, message, assumptions, related=[ctx.site, backward, clear])
+    record_hint(origin, HINT, message, assumptions,
+                related=[ctx.site, backward, clear, *([taker] if taker_at else [])])
+
+
+def _taken_by(origin):
+    """The call that first takes the forward's output, bound by `G_ = self.G(z_)`, where
+    the discriminator step reads the name (`self.D(G_)`): where `.detach()` also fits."""
+    store = user(next(iter(origin.result.uses)))
+    name = string_attr(store, "name")
+    scope = enclosing_loop(origin)
+    after = False
+    for op in walk(scope) if scope is not None else ():
+        after = after or same_op(op, store)
+        if after and op.name == "host.load" and string_attr(op, "name") == name:
+            return next((user(u) for u in op.result.uses if user(u).name == "host.call"),
+                        None)
+    return None
 
 
 def fix_unused_weight_gradients(module, positions, hint):

@@ -1,5 +1,6 @@
 # RUN: %check-hints %s
 # RUN: %check-hints --level aggressive %s
+# RUN: not %harp analyze --select HARP304 %s | FileCheck %s
 # A trained module's forward whose output reaches one backward, when every path after
 # that backward clears the module's gradients before anything uses them: a GAN's
 # discriminator step backpropagates through the generator, and the generator's own
@@ -10,7 +11,9 @@
 # generator handed to code harp cannot see first, a clear on
 # one path only, a latent that is itself optimised (its input carries a gradient), an
 # input from code harp does not prove gradient-free, a DDPG critic fed the actor's
-# action, a forward outside any loop.
+# action, a forward outside any loop. The message names where the discriminator takes
+# the output (where `.detach()` fits as well).
+# CHECK: gradients_cleared.py:35:18: HARP304 {{.*}}; `.detach()` its output here (or where `self.D(...)` takes it, line 36)
 import torch
 from torch import nn, optim
 
