@@ -19,7 +19,7 @@ MODULES: tuple[str, ...] = (
     "host_sync_in_loop", "transfer_in_loop", "feed_invariant", "graph_round_trip",
     "host_random_to_device", "tensor_from_tensors", "memory_converted", "loop_invariant",
     "redundant_call",
-    "missing_no_grad", "unused_weight_gradients",
+    "missing_no_grad", "unused_weight_gradients", "discarded_outputs",
     "elementwise_loop", "concat_in_loop", "per_sample_call", "keras_call_in_loop",
     "parameter_loop",
     "dataloader_serial",

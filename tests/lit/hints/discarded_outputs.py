@@ -1,0 +1,122 @@
+# RUN: %check-hints %s
+# RUN: not %harp analyze --select HARP305 %s | FileCheck %s
+# A VAE run on every training step of another model only for its encoder's mean and
+# variance: its decoder computes the first output, which the caller throws away (an
+# unpacking into `_`, or `[1:]` in a helper the loop calls); a classifier trained
+# without its auxiliary reconstruction branch (`net(x)[0]`). Near misses: every output
+# used; the discarded output is a linear head (one layer beside the network); the
+# discarded output needs nothing the kept ones do not (`h.mean()` beside `h`); a call
+# outside any training loop.
+# CHECK: discarded_outputs.py:72:18: HARP305 {{.*}} `net(...)` runs `WithReconstruction.forward`, and the caller discards its second output, which `self.reconstruct(...)` (line 66) computes for nothing else
+# CHECK: discarded_outputs.py:81:24: HARP305 discarded-model-outputs: `vae(...)` runs `VAE.forward`, and the caller discards its first output (`recon`), which `self.decoder(...)` (line 40) computes for nothing else; it runs on every iteration of the `for frames, target` loop (line 87) through `to_latent`
+# CHECK: discarded_outputs.py:89:24: HARP305 {{.*}} discards its first and third outputs (`recon`, `logsigma`), which `self.decoder(...)` (line 40)
+import torch
+from torch import nn
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Sequential(nn.Conv2d(3, 32, 4, 2), nn.ReLU(), nn.Flatten())
+        self.mu = nn.LazyLinear(16)
+        self.logsigma = nn.LazyLinear(16)
+
+    def forward(self, x):
+        h = self.conv(x)
+        return self.mu(h), self.logsigma(h)
+
+
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.decoder = nn.Sequential(nn.Linear(16, 1024), nn.ReLU(),
+                                     nn.Unflatten(1, (64, 4, 4)),
+                                     nn.ConvTranspose2d(64, 3, 6, 4))
+
+    def forward(self, x):
+        mu, logsigma = self.encoder(x)
+        z = mu + logsigma.exp() * torch.randn_like(mu)
+        recon = self.decoder(z)
+        return recon, mu, logsigma
+
+
+class Classifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(3, 32, 4, 2), nn.ReLU(), nn.Flatten())
+        self.head = nn.LazyLinear(10)
+
+    def forward(self, x):
+        h = self.body(x)
+        return self.head(h), h, h.mean(dim=1)
+
+
+class WithReconstruction(nn.Module):
+    """A classifier with an auxiliary reconstruction branch, trained without it."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(3, 32, 4, 2), nn.ReLU(), nn.Flatten())
+        self.head = nn.LazyLinear(10)
+        self.reconstruct = nn.Sequential(nn.LazyLinear(3 * 64 * 64), nn.Sigmoid())
+
+    def forward(self, x):
+        h = self.body(x)
+        return self.head(h), self.reconstruct(h)
+
+
+def train_classifier(loader, net):
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+    for frames, target in loader:
+        logits = net(frames)[0]  # expected-hint HARP305
+        loss = nn.functional.cross_entropy(logits, target.long())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def to_latent(frames):
+    with torch.no_grad():
+        mu, logsigma = vae(frames)[1:]  # expected-hint HARP305
+    return mu + logsigma.exp() * torch.randn_like(mu)
+
+
+def train(loader, vae, rnn, classifier):
+    optimizer = torch.optim.Adam(list(rnn.parameters()) + list(classifier.parameters()))
+    for frames, target in loader:
+        with torch.no_grad():
+            _, mu, _ = vae(frames)  # expected-hint HARP305
+        latent = to_latent(frames)
+        out, _ = rnn(torch.stack([mu, latent], dim=1))
+        _, features, _ = classifier(frames)  # near miss: a linear head is discarded
+        pooled = classifier(frames)[2]  # near miss: h.mean() needs only what h does
+        loss = out.pow(2).mean() + features.pow(2).mean() + pooled.mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def train_vae(loader, vae):
+    optimizer = torch.optim.Adam(vae.parameters())
+    for frames, _ in loader:
+        recon, mu, logsigma = vae(frames)  # near miss: every output used
+        loss = (recon - frames).pow(2).mean() - (1 + logsigma - mu.pow(2)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def encode_once(vae, frames):
+    _, mu, _ = vae(frames)  # near miss: no loop runs it
+    return mu
+
+
+if __name__ == "__main__":
+    data = torch.utils.data.TensorDataset(torch.randn(64, 3, 64, 64), torch.zeros(64))
+    loader = torch.utils.data.DataLoader(data, batch_size=8, num_workers=2, pin_memory=True)
+    vae = VAE()
+    train_vae(loader, vae)
+    train(loader, vae, nn.LSTM(16, 8, batch_first=True), Classifier())
+    encode_once(vae, torch.randn(1, 3, 64, 64))
+    train_classifier(loader, WithReconstruction())
