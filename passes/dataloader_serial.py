@@ -24,6 +24,8 @@ or resizes images or runs Python (`tf.py_function`); otherwise it is a high-risk
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
@@ -35,7 +37,9 @@ from harp_ir.analysis import (
     constant_value,
     definition,
     definitions,
+    describe_loop,
     enclosing_scope,
+    host_module,
     instance_class,
     producer,
     reaching_definition,
@@ -328,7 +332,29 @@ def run(module, pass_=None) -> None:
                 f"the loader feeds only evaluation passes (its loops run no backward or "
                 f"optimizer step{library}): loaded once, or once per epoch, not on every "
                 f"training step"))
-        record_hint(op, HINT, message, assumptions)
+        training = [loop for loop in loops or [] if callgraph.training_work(loop)]
+        site = _drawn_at(training[0], draws) if training else None
+        if site is not None:
+            message = message.replace("feeds a training loop",
+                                      f"feeds {_where(training[0], op)}, a training loop,", 1)
+        record_hint(op, HINT, message, assumptions, related=[site] if site else [])
+
+
+def _drawn_at(loop, draws: list):
+    """Where `loop` takes its batches: its draw (`next(iter(loader))`), or the iterable of
+    its `for` header."""
+    drawn = next((draw for at, draw in draws if same_op(at, loop)), None)
+    if drawn is not None:
+        return drawn
+    return producer(loop.operands[0]) if loop.name == "host.for" else None
+
+
+def _where(loop, at) -> str:
+    """"the `for i, batch` loop (line 40)", with its file's name when not `at`'s."""
+    there = host_module(loop)
+    if there is None or same_op(host_module(at), there):
+        return describe_loop(loop)
+    return f"{describe_loop(loop)} in {PurePath(string_attr(there, 'filename')).name}"
 
 
 RULE = Rule(

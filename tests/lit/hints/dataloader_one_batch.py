@@ -1,8 +1,21 @@
 # RUN: %check-hints %s
 # RUN: %check-hints --level aggressive %s
+# RUN: not %harp analyze --select HARP501 --output-format json %s | FileCheck %s
 # A batch drawn once with `next(iter(loader))` (a fixed sample for plots) is not an
 # iteration of the loader; `next(it)` in a loop is one batch per iteration. A helper that
 # makes both the training and the test loader is one DataLoader: its training loop decides.
+# The message names the training loop, and where it takes its batches (the `for` header,
+# or the draw `next(batches)`) is a related place.
+# CHECK: "message": "this DataLoader feeds the `for x, _` loop (line 53), a training loop, without
+# CHECK: "related": [
+# CHECK-NEXT: {
+# CHECK-NEXT: "file": "{{.*}}dataloader_one_batch.py",
+# CHECK-NEXT: "line": 53,
+# CHECK: "message": "this DataLoader feeds the `for step` loop (line 58), a training loop, without
+# CHECK: "related": [
+# CHECK-NEXT: {
+# CHECK-NEXT: "file": "{{.*}}dataloader_one_batch.py",
+# CHECK-NEXT: "line": 59,
 import torch
 from torch.utils.data import DataLoader
 from torchvision import datasets, transforms
