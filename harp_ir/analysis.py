@@ -2942,6 +2942,15 @@ def _passed_classes(value: ir.Value) -> list[ir.Operation | None]:
         return [instance_class(argument, call) for argument, call in passed]
 
 
+def constructed_class(made: ir.Operation) -> ir.Operation | None:
+    """The `host.class` of the program that the call `made` constructs, looked up where
+    the call is (`Decoder(...)` in `__init__`); None for any other op."""
+    if made is None:
+        return None
+    return _constructed_class(made, enclosing_scope(made)) or \
+        _constructed_class(made, host_module(made))
+
+
 def _constructed_class(made: ir.Operation | None, scope: ir.Operation) -> ir.Operation | None:
     """The `host.class` of this file that the call `made` constructs (`Cls(...)`, the name
     `Cls` looked up in `scope`); None for any other op."""

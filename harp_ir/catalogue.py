@@ -59,6 +59,8 @@ class Catalogue:
     tensor_wrappers: frozenset[str] = frozenset()
     #: modules whose constructors build deep image networks (`keras.applications`)
     image_networks: frozenset[str] = frozenset()
+    #: library layers that hold weights and run a matrix product or a convolution
+    weighted_layers: frozenset[str] = frozenset()
     #: calls that make a loop wait on purpose (a plot's pause, a sleep, a prompt): a loop
     #: that makes one every iteration is paced by it, not by its computation
     pacing_calls: frozenset[str] = frozenset()
@@ -204,6 +206,7 @@ def load() -> Catalogue:
         pacing_methods=frozenset(meta.get("pacing_methods", ())),
         blocking_calls=frozenset(meta.get("blocking_calls", ())),
         image_networks=frozenset(meta.get("image_networks", ())),
+        weighted_layers=frozenset(meta.get("weighted_layers", ())),
         blocking_methods={m: frozenset(k) for m, k in meta.get("blocking_methods", {}).items()},
         graph_ops=graph_ops,
         loader_runners=dict(meta.get("loader_runners", {})),

@@ -6,9 +6,11 @@ a tuple, `return recon, mu, logsigma`) on a step of a training loop, where the c
 keeps only some of the outputs (`_, mu, _ = vae(x)`, `vae(x)[1:]`, `model(x)[0]`) and
 what the discarded ones alone need includes a whole network of the model: a call of a
 sub-module that is itself a model of the program or an `nn.Sequential` (a VAE's decoder
-run to encode frames). The values the kept outputs need are never dropped; only what
-nothing else of the forward reads is. A single library layer (a linear head) is not
-reported: it costs a small share beside the network it follows.
+run to encode frames), holding at least three weighted layers (`catalogue.weighted_layers`:
+linear, convolution, recurrent, attention) and at least half as many as the networks the
+kept outputs need. The values the kept outputs need are never dropped; only what nothing
+else of the forward reads is. A head (a linear layer, an actor-critic's two-layer actor or
+value head beside a shared body) is not reported: it costs a small share of the step.
 
 Assumes: the discarded network is a noticeable share of the model's work (a decoder
 beside its encoder); running it changes no state the program reads later (batch-norm
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from harp_ir import callgraph
+from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
     called_functions,
     constant_value,
+    constructed_class,
     enclosing_scope,
     holds,
     host_module,
@@ -45,8 +48,6 @@ from harp_ir.autograd import forward_text
 from harp_ir.rules import HintSpec, Rule
 
 HINT = "HARP305"
-#: library containers that hold a network of several layers
-_NETWORKS = ("torch.nn.Sequential",)
 
 
 def run(module, pass_=None) -> None:
@@ -65,8 +66,11 @@ def run(module, pass_=None) -> None:
         alone = [op for op in _slice([returned[i] for i in dropped], forward)
                  if op not in keep_ops]
         networks = [op for op in alone if op.name == "host.call" and _network(op)]
-        if not networks:
-            continue
+        dropped_weight = sum(_weight(op) for op in networks)
+        kept_weight = sum(_weight(op) for op in keep_ops
+                          if op.name == "host.call" and _network(op))
+        if dropped_weight < _LAYERS or 2 * dropped_weight < kept_weight:
+            continue  # a head beside the network it follows: a small share
         ctx = callgraph.per_step(call, callgraph.training_work)
         if ctx is None:
             continue
@@ -163,8 +167,41 @@ def _network(call) -> bool:
     stores = [o for o in walk(owner) if o.name == "host.setattr" and
               string_attr(o, "attr") == string_attr(callee, "attr")]
     made = [producer(s.operands[1]) for s in stores]
-    return bool(made) and all(m is not None and string_attr(m, "qualname") in _NETWORKS
+    return bool(made) and all(m is not None and string_attr(m, "qualname") in _CONTAINERS
                               for m in made)
+
+
+#: the fewest weighted layers a discarded network holds to be reported (a decoder, not an
+#: actor's or a value's head of two)
+_LAYERS = 3
+_CONTAINERS = ("torch.nn.Sequential", "torch.nn.ModuleList")
+
+
+def _weight(call) -> int:
+    """How many weighted library layers (`catalogue.weighted_layers`) the sub-module a
+    call of `self.x` runs holds, through containers and the program's model classes."""
+    callee = producer(call.operands[0])
+    owner = self_class(callee.operands[0]) if callee is not None and \
+        callee.name == "host.getattr" else None
+    if owner is None:
+        return 0
+    stores = [o for o in walk(owner) if o.name == "host.setattr" and
+              string_attr(o, "attr") == string_attr(callee, "attr")]
+    return max((_made_weight(producer(s.operands[1]), 0) for s in stores), default=0)
+
+
+def _made_weight(made, depth: int) -> int:
+    if made is None or made.name != "host.call" or depth > 3:
+        return 0
+    qualname = string_attr(made, "qualname")
+    if qualname in catalogue.load().weighted_layers:
+        return 1
+    if qualname in _CONTAINERS:
+        return sum(_made_weight(producer(v), depth + 1) for v in list(made.operands)[1:])
+    cls = constructed_class(made)
+    if cls is None:
+        return 0
+    return sum(_made_weight(o, depth + 1) for o in walk(cls) if o.name == "host.call")
 
 
 def _report(call, forward, ctx, dropped: list, network, alone) -> None:
