@@ -226,6 +226,9 @@ def _report(call, forward, ctx, dropped: list, network, alone) -> None:
                    "running it changes no state the program reads later (batch-norm "
                    "statistics in training mode)"),
         *ctx.frequency_assumptions()]
+    beside = callgraph.beside_steps(ctx.loop, ctx.site)  # once per update of a rollout
+    if beside is not None:
+        assumptions.append(beside)
     draws = [op for op in alone if string_attr(op, "effect") == "random"]
     if draws:
         assumptions.append(Assumption(
