@@ -3041,6 +3041,24 @@ def making_stores(cls: ir.Operation, attr: str) -> list[ir.Operation]:
 
 
 @per_run()
+def self_attribute_stores(attribute: ir.Operation) -> list[ir.Operation] | None:
+    """The stores `self.x = ...` in its class of `self.x` read in a method (the
+    attribute op); None when the attribute is not read on `self`."""
+    cls = self_class(attribute.operands[0])
+    if cls is None:
+        return None
+    return _attribute_stores(cls).get(string_attr(attribute, "attr"), [])
+
+
+def in_other_file(op: ir.Operation, at: ir.Operation) -> str:
+    """" in agent.py" when `op` is in another file of the program than `at`, else "":
+    a message at `at` naming a line of `op`'s file says which file."""
+    there = host_module(op)
+    if there is None or same_op(host_module(at), there):
+        return ""
+    return f" in {Path(string_attr(there, 'filename')).name}"
+
+
 def _attribute_stores(cls: ir.Operation) -> dict[str, list[ir.Operation]]:
     """The stores `self.x = ...` of a class's methods, by attribute; `setattr(self, ...)`
     with a computed name counts as a store of every attribute."""

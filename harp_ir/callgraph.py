@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from torch_mlir import ir
 
@@ -40,6 +39,7 @@ from harp_ir.analysis import (
     host_module,
     imported_accelerator,
     in_compiled_function,
+    in_other_file,
     int_attr,
     loops_around,
     made_once,
@@ -75,12 +75,12 @@ class Context:
         """"on every iteration of the `while` loop (line 9) through `Agent.act`", with the
         loop's file when it is not `at`'s."""
         text = self.how_often.phrase(self.loop)
-        there = host_module(self.loop)
-        if there is not None and not same_op(host_module(at), there):
-            filename = string_attr(there, "filename")
+        elsewhere = in_other_file(self.loop, at)
+        if elsewhere:
+            filename = string_attr(host_module(self.loop), "filename")
             if notebook.is_notebook(filename):  # its lines are the joined cells'
                 text = _LINE.sub(lambda m: _cell_line(filename, int(m[1])) or m[0], text)
-            text += f" in {Path(filename).name}"
+            text += elsewhere
         if self.chain:
             text += " through " + ", ".join(f"`{function_name(f)}`" for f in self.chain)
         return text

@@ -24,8 +24,6 @@ or resizes images or runs Python (`tf.py_function`); otherwise it is a high-risk
 
 from __future__ import annotations
 
-from pathlib import PurePath
-
 from harp_ir import callgraph
 from harp_ir.analysis import (
     Assumption,
@@ -39,7 +37,7 @@ from harp_ir.analysis import (
     definitions,
     describe_loop,
     enclosing_scope,
-    host_module,
+    in_other_file,
     instance_class,
     producer,
     reaching_definition,
@@ -336,7 +334,8 @@ def run(module, pass_=None) -> None:
         site = _drawn_at(training[0], draws) if training else None
         if site is not None:
             message = message.replace("feeds a training loop",
-                                      f"feeds {_where(training[0], op)}, a training loop,", 1)
+                                      f"feeds {describe_loop(training[0])}"
+                                      f"{in_other_file(training[0], op)}, a training loop,", 1)
         record_hint(op, HINT, message, assumptions, related=[site] if site else [])
 
 
@@ -347,14 +346,6 @@ def _drawn_at(loop, draws: list):
     if drawn is not None:
         return drawn
     return producer(loop.operands[0]) if loop.name == "host.for" else None
-
-
-def _where(loop, at) -> str:
-    """"the `for i, batch` loop (line 40)", with its file's name when not `at`'s."""
-    there = host_module(loop)
-    if there is None or same_op(host_module(at), there):
-        return describe_loop(loop)
-    return f"{describe_loop(loop)} in {PurePath(string_attr(there, 'filename')).name}"
 
 
 RULE = Rule(

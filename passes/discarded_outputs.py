@@ -20,8 +20,6 @@ reparameterisation noise), that the program does not rely on the exact numbers d
 
 from __future__ import annotations
 
-from pathlib import PurePath
-
 from harp_ir import callgraph, catalogue
 from harp_ir.analysis import (
     Assumption,
@@ -30,7 +28,7 @@ from harp_ir.analysis import (
     constructed_class,
     enclosing_scope,
     holds,
-    host_module,
+    in_other_file,
     instance_class,
     model_forward,
     module_class,
@@ -38,7 +36,7 @@ from harp_ir.analysis import (
     reaching_store,
     record_hint,
     same_op,
-    self_class,
+    self_attribute_stores,
     span,
     string_attr,
     user,
@@ -153,20 +151,24 @@ def _slice(values, forward) -> set:
     return found
 
 
+def _held(call) -> list | None:
+    """What the class stores in `self.x` for a call of `self.x` (`Decoder(...)`,
+    `nn.Sequential(...)`); None when the callee is not an attribute of `self`."""
+    callee = producer(call.operands[0])
+    stores = self_attribute_stores(callee) if callee is not None and \
+        callee.name == "host.getattr" else None
+    return None if stores is None else [producer(s.operands[1]) for s in stores]
+
+
 def _network(call) -> bool:
     """A call of a sub-module that is a network: an instance of a model class of the
     program (`self.decoder = Decoder(...)`) or an `nn.Sequential`."""
-    callee = producer(call.operands[0])
-    if callee is None or callee.name != "host.getattr" or \
-            self_class(callee.operands[0]) is None:
+    made = _held(call)
+    if made is None:
         return False
     cls = instance_class(call.operands[0], call)
     if cls is not None:
         return module_class(cls)
-    owner = self_class(callee.operands[0])
-    stores = [o for o in walk(owner) if o.name == "host.setattr" and
-              string_attr(o, "attr") == string_attr(callee, "attr")]
-    made = [producer(s.operands[1]) for s in stores]
     return bool(made) and all(m is not None and string_attr(m, "qualname") in _CONTAINERS
                               for m in made)
 
@@ -180,14 +182,7 @@ _CONTAINERS = ("torch.nn.Sequential", "torch.nn.ModuleList")
 def _weight(call) -> int:
     """How many weighted library layers (`catalogue.weighted_layers`) the sub-module a
     call of `self.x` runs holds, through containers and the program's model classes."""
-    callee = producer(call.operands[0])
-    owner = self_class(callee.operands[0]) if callee is not None and \
-        callee.name == "host.getattr" else None
-    if owner is None:
-        return 0
-    stores = [o for o in walk(owner) if o.name == "host.setattr" and
-              string_attr(o, "attr") == string_attr(callee, "attr")]
-    return max((_made_weight(producer(s.operands[1]), 0) for s in stores), default=0)
+    return max((_made_weight(made, 0) for made in _held(call) or ()), default=0)
 
 
 def _made_weight(made, depth: int) -> int:
@@ -208,9 +203,7 @@ def _report(call, forward, ctx, dropped: list, network, alone) -> None:
     cls = forward.parent
     at = span(network.location)
     named = _outputs(dropped)
-    there = host_module(network)
-    elsewhere = f" in {PurePath(string_attr(there, 'filename')).name}" if there is not None \
-        and not same_op(host_module(call), there) else ""
+    elsewhere = in_other_file(network, call)
     message = (f"{forward_text(call)} runs `{string_attr(cls, 'sym_name')}.forward`, and "
                f"the caller discards its {named}, which {forward_text(network)}"
                f"{f' (line {at.line}{elsewhere})' if at else ''} computes for nothing else; "

@@ -357,16 +357,10 @@ def _report_cleared(origin, key, optimized, done: set) -> None:
 def _taken_by(origin):
     """The call that first takes the forward's output, bound by `G_ = self.G(z_)`, where
     the discriminator step reads the name (`self.D(G_)`): where `.detach()` also fits."""
-    store = user(next(iter(origin.result.uses)))
-    name = string_attr(store, "name")
-    scope = enclosing_loop(origin)
-    after = False
-    for op in walk(scope) if scope is not None else ():
-        after = after or same_op(op, store)
-        if after and op.name == "host.load" and string_attr(op, "name") == name:
-            return next((user(u) for u in op.result.uses if user(u).name == "host.call"),
-                        None)
-    return None
+    loads = autograd.loads_reading(user(next(iter(origin.result.uses))), scripts=True)
+    if not loads:
+        return None
+    return next((user(u) for u in loads[0].result.uses if user(u).name == "host.call"), None)
 
 
 def fix_unused_weight_gradients(module, positions, hint):
